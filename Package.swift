@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The module graph is the data flow:
+//   Flux, FluxTable                      stand alone
+//   FluxFeatures  → Flux, FluxTable      plain Swift an app could use
+//   FluxLua       → CLua, Flux, FluxTable
+//   FluxShell     → CReadline, FluxLua, FluxFeatures
+//   fluxsh        → FluxShell            (only `main`)
+let package = Package(
+    name: "FluxShell",
+    products: [
+        .library(name: "Flux", targets: ["Flux"]),
+        .library(name: "FluxTable", targets: ["FluxTable"]),
+        .library(name: "FluxLua", targets: ["FluxLua"]),
+        .library(name: "FluxFeatures", targets: ["FluxFeatures"]),
+        .executable(name: "fluxsh", targets: ["fluxsh"]),
+        .executable(name: "flux-bench", targets: ["flux-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    ],
+    targets: [
+        .target(
+            name: "Flux",
+            dependencies: [
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        .target(name: "FluxTable"),
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        .target(name: "FluxLua", dependencies: ["CLua", "Flux", "FluxTable"]),
+        .target(name: "FluxFeatures", dependencies: ["Flux", "FluxTable"]),
+        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        .target(
+            name: "FluxShell",
+            dependencies: [
+                "CReadline", "FluxLua", "FluxFeatures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "fluxsh", dependencies: ["FluxShell"]),
+        .executableTarget(name: "flux-bench", dependencies: ["Flux", "FluxLua", "FluxTable", "FluxFeatures"]),
+        .testTarget(name: "FluxTests", dependencies: ["Flux"]),
+        .testTarget(name: "FluxTableTests", dependencies: ["FluxTable"]),
+        .testTarget(name: "FluxLuaTests", dependencies: ["FluxLua", "Flux", "FluxTable"]),
+        .testTarget(name: "FluxFeaturesTests", dependencies: ["FluxFeatures"]),
+        .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "fluxsh"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// FluxFeatures: under construction.

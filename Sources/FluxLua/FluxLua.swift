@@ -1,0 +1,1 @@
+// FluxLua: under construction.

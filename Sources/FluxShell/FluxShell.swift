@@ -1,0 +1,1 @@
+// FluxShell: under construction.

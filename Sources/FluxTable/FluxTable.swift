@@ -1,0 +1,1 @@
+// FluxTable: under construction.
