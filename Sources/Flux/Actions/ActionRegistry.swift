@@ -1,0 +1,102 @@
+import Foundation
+
+/// Maps action names to the code that builds the action from a payload.
+///
+/// Stores register the action types they handle (``Store/on(_:_:)`` does it for them), so every name a
+/// store answers to can be dispatched from a log, the shell or a script. A payload arrives through any
+/// `Decoder` (JSON lines, a Lua table); a decoding failure becomes an ``ActionError`` naming the action
+/// and the field.
+///
+/// ```swift
+/// var registry = ActionRegistry()
+/// registry.register(ToggleFilter.self)
+/// let action = try registry.decode("annotationFilter.toggleFilter", json: #"{"filter":"hideAll"}"#)
+/// ```
+public struct ActionRegistry {
+    /// Builds an action from a decoder positioned at its payload.
+    public typealias Decode = (any Decoder) throws -> any Action
+
+    private var decoders: [String: Decode] = [:]
+
+    /// An empty registry.
+    public init() {}
+
+    /// Registers an action type under its ``Action/name``.
+    public mutating func register<A: Action>(_ type: A.Type) {
+        decoders[A.name] = { try A(from: $0) }
+    }
+
+    /// Registers a name whose actions are built by `decode` (for actions defined at run time).
+    public mutating func register(name: String, decode: @escaping Decode) {
+        decoders[name] = decode
+    }
+
+    /// Removes a name.
+    public mutating func unregister(name: String) {
+        decoders[name] = nil
+    }
+
+    /// Whether `name` is registered.
+    public func contains(_ name: String) -> Bool { decoders[name] != nil }
+
+    /// Every registered name, sorted.
+    public var names: [String] { decoders.keys.sorted() }
+
+    /// The action named `name`, decoded from `decoder`.
+    ///
+    /// - Throws: ``ActionError/unknownAction(_:)`` or ``ActionError/invalidPayload(action:message:)``.
+    public func decode(_ name: String, from decoder: any Decoder) throws(ActionError) -> any Action {
+        guard let decode = decoders[name] else { throw .unknownAction(name) }
+        do {
+            return try decode(decoder)
+        } catch let error as ActionError {
+            throw error
+        } catch let error as DecodingError {
+            throw .invalidPayload(action: name, message: error.fieldMessage)
+        } catch {
+            throw .invalidPayload(action: name, message: String(describing: error))
+        }
+    }
+
+    /// The action named `name`, decoded from a JSON payload (`nil` or empty: an empty object).
+    public func decode(_ name: String, json: Data?) throws(ActionError) -> any Action {
+        guard contains(name) else { throw .unknownAction(name) }
+        let data = (json?.isEmpty ?? true) ? Data("{}".utf8) : json!
+        let decoder = JSONDecoder()
+        decoder.userInfo[PayloadBox.registryKey] = RegistryReference(registry: self, name: name)
+        do {
+            return try decoder.decode(PayloadBox.self, from: data).action
+        } catch let error as ActionError {
+            throw error
+        } catch let error as DecodingError {
+            throw .invalidPayload(action: name, message: error.fieldMessage)
+        } catch {
+            throw .invalidPayload(action: name, message: String(describing: error))
+        }
+    }
+
+    /// The action named `name`, decoded from JSON text.
+    public func decode(_ name: String, json: String) throws(ActionError) -> any Action {
+        try decode(name, json: Data(json.utf8))
+    }
+}
+
+/// Carries the registry into a `JSONDecoder`, which hands out its `Decoder` only inside `init(from:)`.
+struct RegistryReference: @unchecked Sendable {
+    // Read synchronously inside the one decode call that set it.
+    let registry: ActionRegistry
+    let name: String
+}
+
+/// Decodes whatever action the decoder's registry reference names, from the payload at hand.
+struct PayloadBox: Decodable {
+    static let registryKey = CodingUserInfoKey(rawValue: "flux.registry")!
+    let action: any Action
+
+    init(from decoder: any Decoder) throws {
+        guard let reference = decoder.userInfo[Self.registryKey] as? RegistryReference else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "invalid payload: no registry"))
+        }
+        action = try reference.registry.decode(reference.name, from: decoder)
+    }
+}

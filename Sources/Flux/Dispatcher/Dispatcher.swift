@@ -1,0 +1,320 @@
+import DequeModule
+import Foundation
+
+/// The one hub every action goes through, with the semantics of Facebook's Flux dispatcher.
+///
+/// Stores ``register(_:)`` and receive the actions they handle; ``waitFor(_:)`` inside a handler runs
+/// other stores first. A dispatch is a transaction: when any store's handler throws, every store that
+/// already changed for that action is restored, no subscriber hears anything, and the caller gets a
+/// ``DispatcherError/storeFailed(store:action:underlying:)`` naming store and action. Subscribers are
+/// notified only after every store has handled the action; an action a subscriber dispatches then is
+/// queued and runs after the current one, in order, never re-entrantly.
+///
+/// ```swift
+/// let dispatcher = Dispatcher()
+/// let store = AnnotationFilterStore(dispatcher: dispatcher)
+/// try dispatcher.dispatch(ToggleFilter(filter: .hideEverything))
+/// try dispatcher.undo()
+/// ```
+///
+/// A dispatcher is used from one thread.
+public final class Dispatcher {
+    /// Every action name stores answer to, and how to build each from a payload.
+    public var registry = ActionRegistry()
+    /// Undo and redo, one step per action or per ``group(_:_:)``.
+    public let history: History
+    /// Hooks run around every dispatch, in order.
+    public var middleware: [any Middleware] = []
+    /// Told when an action queued by a subscriber fails (the action that queued it already succeeded).
+    public var onFollowUpError: (any Action, any Error) -> Void = { action, error in
+        FileHandle.standardError.write(Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
+    }
+
+    private enum Phase { case idle, handling, notifying }
+
+    private final class Registration {
+        let token: DispatchToken
+        let target: any DispatchTarget
+        var handledGeneration = 0
+        var pending = false
+
+        init(token: DispatchToken, target: any DispatchTarget) {
+            self.token = token
+            self.target = target
+        }
+    }
+
+    private struct OpenGroup {
+        let id: Int
+        let label: String
+        var states: [(target: any DispatchTarget, snapshot: Any)] = []
+    }
+
+    private var phase = Phase.idle
+    private var registrations: [Registration] = []
+    private var registrationsByID: [Int: Registration] = [:]
+    private var nextID = 1
+    private var routes: [String: [Registration]] = [:]
+
+    private var generation = 0
+    private var currentAction: (any Action)?
+    private var pendingStack: [Registration] = []
+    private var touched: [(registration: Registration, snapshot: Any)] = []
+    private var followUps = Deque<any Action>()
+    private var draining = false
+    private var openGroup: OpenGroup?
+    private var nextGroupID = 1
+
+    /// A dispatcher with no stores, keeping `historyLimit` undo steps.
+    public init(historyLimit: Int = 100) {
+        history = History(limit: historyLimit)
+    }
+
+    // MARK: Registration
+
+    /// Registers a store or other target; it receives every action it ``DispatchTarget/handles(_:)``.
+    @discardableResult
+    public func register(_ target: any DispatchTarget) -> DispatchToken {
+        let token = DispatchToken(id: nextID, name: target.name)
+        nextID += 1
+        let registration = Registration(token: token, target: target)
+        registrations.append(registration)
+        registrationsByID[token.id] = registration
+        routesChanged()
+        return token
+    }
+
+    /// Registers a callback that sees every action, as in Facebook's dispatcher.
+    @discardableResult
+    public func register(name: String, _ callback: @escaping (any Action) throws -> Void) -> DispatchToken {
+        register(CallbackTarget(name: name, callback: callback))
+    }
+
+    /// Removes a registration.
+    ///
+    /// - Throws: ``DispatcherError/unknownToken(_:)`` when the token is not registered.
+    public func unregister(_ token: DispatchToken) throws {
+        guard let registration = registrationsByID.removeValue(forKey: token.id) else {
+            throw DispatcherError.unknownToken(token)
+        }
+        registrations.removeAll { $0 === registration }
+        routesChanged()
+    }
+
+    /// Must be called when a registered target starts or stops handling an action name.
+    public func routesChanged() {
+        routes.removeAll(keepingCapacity: true)
+    }
+
+    /// The registered stores, in registration order.
+    public var stores: [any StoreProtocol] {
+        registrations.compactMap { $0.target as? any StoreProtocol }
+    }
+
+    /// The registered store called `name`.
+    public func store(named name: String) -> (any StoreProtocol)? {
+        registrations.lazy.compactMap { $0.target as? any StoreProtocol }.first { $0.name == name }
+    }
+
+    /// The token of the registered target called `name`.
+    public func token(named name: String) -> DispatchToken? {
+        registrations.first { $0.target.name == name }?.token
+    }
+
+    // MARK: Dispatch
+
+    /// Whether stores are handling an action right now.
+    public var isDispatching: Bool { phase == .handling }
+
+    /// The label and number of the undo group open now, if any (the action log records it).
+    public var currentGroup: (id: Int, label: String)? {
+        openGroup.map { ($0.id, $0.label) }
+    }
+
+    /// Sends `action` to every store that handles it, then notifies subscribers of the stores that changed.
+    ///
+    /// Called from a subscriber, the action is queued and runs after the current one.
+    /// - Throws: ``DispatcherError``; on any error no store has changed.
+    public func dispatch(_ action: any Action) throws {
+        switch phase {
+        case .handling:
+            throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.name ?? "?")
+        case .notifying:
+            followUps.append(action)
+        case .idle:
+            try perform(action)
+            drainFollowUps()
+        }
+    }
+
+    /// Inside a store's handler: runs the stores behind `tokens` on the current action first.
+    ///
+    /// - Throws: ``DispatcherError/waitForOutsideDispatch``, ``DispatcherError/unknownToken(_:)``,
+    ///   ``DispatcherError/waitForCycle(stores:)``, or the error of a store it ran.
+    public func waitFor(_ tokens: [DispatchToken]) throws {
+        guard phase == .handling, let action = currentAction else {
+            throw DispatcherError.waitForOutsideDispatch
+        }
+        for token in tokens {
+            guard let registration = registrationsByID[token.id] else {
+                throw DispatcherError.unknownToken(token)
+            }
+            if registration.pending {
+                let start = pendingStack.firstIndex { $0 === registration } ?? 0
+                let cycle = pendingStack[start...].map(\.target.name) + [registration.target.name]
+                throw DispatcherError.waitForCycle(stores: cycle)
+            }
+            guard registration.handledGeneration != generation,
+                  registration.target.handles(action.name) else { continue }
+            try invoke(registration, action)
+        }
+    }
+
+    private func perform(_ action: any Action) throws {
+        let name = action.name
+        phase = .handling
+        currentAction = action
+        generation &+= 1
+        touched.removeAll(keepingCapacity: true)
+        defer { currentAction = nil }
+        do {
+            for hook in middleware {
+                do {
+                    try hook.willDispatch(action, in: self)
+                } catch let error as DispatcherError {
+                    throw error
+                } catch {
+                    throw DispatcherError.rejected(action: name, reason: DispatcherError.describe(error))
+                }
+            }
+            for registration in route(name) where registration.handledGeneration != generation {
+                try invoke(registration, action)
+            }
+        } catch {
+            for (registration, snapshot) in touched.reversed() {
+                registration.target.restore(snapshot)
+            }
+            touched.removeAll(keepingCapacity: true)
+            phase = .idle
+            for hook in middleware { hook.didFail(action, error: error, in: self) }
+            throw error
+        }
+
+        var changed: [(target: any DispatchTarget, snapshot: Any)] = []
+        for (registration, snapshot) in touched where !registration.target.isUnchanged(since: snapshot) {
+            changed.append((registration.target, snapshot))
+        }
+        touched.removeAll(keepingCapacity: true)
+        if !changed.isEmpty { remember(HistoryEntry(label: name, states: changed)) }
+
+        phase = .notifying
+        for (target, _) in changed { target.publish() }
+        if !middleware.isEmpty {
+            let names = changed.map(\.target.name)
+            for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
+        }
+        phase = .idle
+    }
+
+    private func invoke(_ registration: Registration, _ action: any Action) throws {
+        registration.pending = true
+        pendingStack.append(registration)
+        defer {
+            registration.pending = false
+            pendingStack.removeLast()
+        }
+        touched.append((registration, registration.target.snapshot()))
+        do {
+            try registration.target.handle(action, in: self)
+        } catch let error as DispatcherError {
+            if case .storeFailed = error { throw error }
+            throw DispatcherError.storeFailed(store: registration.target.name, action: action.name, underlying: error)
+        } catch {
+            throw DispatcherError.storeFailed(store: registration.target.name, action: action.name, underlying: error)
+        }
+        registration.handledGeneration = generation
+    }
+
+    private func route(_ name: String) -> [Registration] {
+        if let cached = routes[name] { return cached }
+        let targets = registrations.filter { $0.target.handles(name) }
+        if routes.count > 4096 { routes.removeAll() }
+        routes[name] = targets
+        return targets
+    }
+
+    private func drainFollowUps() {
+        guard !draining else { return }
+        draining = true
+        defer { draining = false }
+        while let next = followUps.popFirst() {
+            do {
+                try perform(next)
+            } catch {
+                onFollowUpError(next, error)
+            }
+        }
+    }
+
+    // MARK: Undo
+
+    /// Runs `body` so that every action it dispatches undoes as one step labelled `label`.
+    ///
+    /// Groups nest: an inner group joins the outer one. If `body` throws, the actions that succeeded
+    /// stay (and still undo as one step); the error is rethrown.
+    public func group<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
+        guard openGroup == nil else { return try body() }
+        openGroup = OpenGroup(id: nextGroupID, label: label)
+        nextGroupID += 1
+        defer {
+            if let group = openGroup, !group.states.isEmpty {
+                history.record(HistoryEntry(label: group.label, states: group.states))
+            }
+            openGroup = nil
+        }
+        return try body()
+    }
+
+    private func remember(_ entry: HistoryEntry) {
+        guard var group = openGroup else {
+            history.record(entry)
+            return
+        }
+        for state in entry.states where !group.states.contains(where: { $0.target === state.target }) {
+            group.states.append(state)
+        }
+        openGroup = group
+    }
+
+    /// Reverts the last step: every store it touched returns to its state before, and is published.
+    ///
+    /// - Returns: false when there was nothing to undo.
+    @discardableResult
+    public func undo() throws -> Bool {
+        try travel(.undo)
+    }
+
+    /// Re-applies the last undone step.
+    ///
+    /// - Returns: false when there was nothing to redo.
+    @discardableResult
+    public func redo() throws -> Bool {
+        try travel(.redo)
+    }
+
+    private func travel(_ step: HistoryStep) throws -> Bool {
+        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }
+        let current = entry.states.map { (target: $0.target, snapshot: $0.target.snapshot()) }
+        for (target, snapshot) in entry.states.reversed() { target.restore(snapshot) }
+        let reverse = HistoryEntry(label: entry.label, states: current)
+        if step == .undo { history.pushRedo(reverse) } else { history.pushUndo(reverse) }
+
+        phase = .notifying
+        for (target, _) in entry.states { target.publish() }
+        for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
+        phase = .idle
+        drainFollowUps()
+        return true
+    }
+}

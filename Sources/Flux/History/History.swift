@@ -1,0 +1,55 @@
+import DequeModule
+
+/// The dispatcher's undo and redo stacks, bounded so memory stays flat however many actions run.
+///
+/// Each entry reverts every store an action touched — or every store a named group of actions touched —
+/// in one step, the way the user perceives the change. ``Dispatcher/undo()`` and ``Dispatcher/redo()``
+/// move entries between the stacks; a new change clears the redo stack.
+public final class History {
+    /// The most undo steps kept; the oldest step is dropped past it.
+    public var limit: Int {
+        didSet { trim() }
+    }
+
+    private(set) var undoStack = Deque<HistoryEntry>()
+    private(set) var redoStack: [HistoryEntry] = []
+
+    /// A history keeping at most `limit` steps.
+    public init(limit: Int = 100) {
+        self.limit = max(0, limit)
+    }
+
+    /// Whether there is a step to undo.
+    public var canUndo: Bool { !undoStack.isEmpty }
+    /// Whether there is a step to redo.
+    public var canRedo: Bool { !redoStack.isEmpty }
+    /// The labels of the undo steps, oldest first.
+    public var undoLabels: [String] { undoStack.map(\.label) }
+    /// The labels of the redo steps, next first.
+    public var redoLabels: [String] { redoStack.reversed().map(\.label) }
+
+    /// Forgets every step.
+    public func clear() {
+        undoStack.removeAll()
+        redoStack.removeAll()
+    }
+
+    func record(_ entry: HistoryEntry) {
+        guard limit > 0 else { return }
+        undoStack.append(entry)
+        redoStack.removeAll()
+        trim()
+    }
+
+    func popUndo() -> HistoryEntry? { undoStack.popLast() }
+    func popRedo() -> HistoryEntry? { redoStack.popLast() }
+    func pushRedo(_ entry: HistoryEntry) { redoStack.append(entry) }
+    func pushUndo(_ entry: HistoryEntry) {
+        undoStack.append(entry)
+        trim()
+    }
+
+    private func trim() {
+        while undoStack.count > limit { undoStack.removeFirst() }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Records every dispatched action, undo and redo as JSON Lines, so that ``ActionReplayer`` can
+/// reproduce exactly the same states in fresh stores.
+///
+/// ```swift
+/// let recorder = ActionRecorder { line in file.write(line + "\n") }
+/// dispatcher.middleware.append(recorder)
+/// ```
+///
+/// Only actions that succeeded are recorded: a failed one changed nothing.
+public final class ActionRecorder: Middleware {
+    private let write: (String) -> Void
+    private let clock: () -> Double
+
+    /// A recorder handing each line (without its newline) to `write`; `clock` gives the time in seconds.
+    public init(clock: @escaping () -> Double = { Date().timeIntervalSince1970 }, write: @escaping (String) -> Void) {
+        self.clock = clock
+        self.write = write
+    }
+
+    /// How many lines have been written.
+    public private(set) var count = 0
+
+    public func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
+        emit(ActionLogEntry(action: action, time: clock(), group: dispatcher.currentGroup))
+    }
+
+    public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {
+        emit(ActionLogEntry(step: step, time: clock()))
+    }
+
+    private func emit(_ entry: ActionLogEntry) {
+        // An action that does not encode cannot be replayed; record its name so the gap is visible.
+        let line = (try? entry.jsonLine()) ?? #"{"name":"\#(entry.name)","unencodable":true}"#
+        count += 1
+        write(line)
+    }
+}

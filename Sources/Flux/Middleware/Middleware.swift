@@ -1,0 +1,34 @@
+/// Hooks around every dispatch: observe actions, or reject them before any store sees them.
+///
+/// Every method has an empty default, so a middleware implements only what it needs.
+///
+/// ```swift
+/// final class ReadOnly: Middleware {
+///     func willDispatch(_ action: any Action, in dispatcher: Dispatcher) throws {
+///         throw DispatcherError.rejected(action: action.name, reason: "read-only session")
+///     }
+/// }
+/// dispatcher.middleware.append(ReadOnly())
+/// ```
+public protocol Middleware: AnyObject {
+    /// Before any store handles `action`; throwing rejects it and nothing changes.
+    func willDispatch(_ action: any Action, in dispatcher: Dispatcher) throws
+    /// After every store handled `action` and its changes were kept; `changed` names the stores that changed.
+    func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher)
+    /// After `action` failed and every store was restored.
+    func didFail(_ action: any Action, error: any Error, in dispatcher: Dispatcher)
+    /// After an undo or redo step was applied.
+    func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher)
+}
+
+/// A move through the undo history.
+public enum HistoryStep: String, Sendable {
+    case undo, redo
+}
+
+extension Middleware {
+    public func willDispatch(_ action: any Action, in dispatcher: Dispatcher) throws {}
+    public func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {}
+    public func didFail(_ action: any Action, error: any Error, in dispatcher: Dispatcher) {}
+    public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {}
+}
