@@ -30,5 +30,5 @@ public protocol StoreProtocol: DispatchTarget {
     /// The state observers last heard, as an encodable value.
     var encodableState: any Encodable { get }
     /// Observes the state as an encodable value: now, and after every change.
-    func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> Subscription
+    func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> StoreSubscription
 }

@@ -20,53 +20,41 @@ public struct ActionReplayer {
     @discardableResult
     public func replay(contentsOf text: String) throws(ReplayError) -> Int {
         var applied = 0
-        var lineNumber = 0
-        var openGroup: Int?
-        var pending: [ActionLogEntry] = []
+        // Consecutive entries of one undo group are dispatched together, inside that group.
+        var batch: [(line: Int, entry: ActionLogEntry)] = []
 
         func flush() throws(ReplayError) {
-            guard !pending.isEmpty else { return }
-            let batch = pending
-            pending.removeAll()
-            let firstLine = lineNumber - batch.count
-            var index = 0
+            defer { batch.removeAll() }
+            guard let first = batch.first else { return }
+            var current = first.line
             do {
                 let run = {
-                    for entry in batch {
+                    for (line, entry) in batch {
+                        current = line
                         try apply(entry)
-                        index += 1
+                        applied += 1
                     }
                 }
-                if let group = batch.first?.group { try dispatcher.group(group.label, run) } else { try run() }
+                if let group = first.entry.group { try dispatcher.group(group.label, run) } else { try run() }
             } catch {
-                throw ReplayError(line: firstLine + index, message: DispatcherError.describe(error))
+                throw ReplayError(line: current, message: DispatcherError.describe(error))
             }
-            applied += batch.count
         }
 
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let trimmed = line.trimmingWhitespace
-            guard !trimmed.isEmpty else {
-                try flush()
-                continue
-            }
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingWhitespace
+            guard !line.isEmpty else { continue }
             let entry: ActionLogEntry
             do {
-                entry = try ActionLogEntry.parse(String(trimmed), registry: dispatcher.registry)
+                entry = try ActionLogEntry.parse(String(line), registry: dispatcher.registry)
             } catch {
-                // Entries before this line (and its group's earlier lines) are applied first.
-                lineNumber -= 1
                 try flush()
-                throw ReplayError(line: lineNumber + 1, message: Self.describe(error))
+                throw ReplayError(line: offset + 1, message: Self.describe(error))
             }
-            if entry.group?.id != openGroup || entry.group == nil {
-                lineNumber -= 1
+            if let last = batch.last, entry.group == nil || last.entry.group?.id != entry.group?.id {
                 try flush()
-                lineNumber += 1
             }
-            openGroup = entry.group?.id
-            pending.append(entry)
+            batch.append((offset + 1, entry))
         }
         try flush()
         return applied

@@ -32,6 +32,6 @@ struct StatePublisher<State: Encodable>: Publisher {
 
     /// Keeps the store subscription alive for as long as the Combine subscription.
     final class SubscriptionHolder {
-        var subscription: Subscription?
+        var subscription: StoreSubscription?
     }
 }

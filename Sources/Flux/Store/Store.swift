@@ -86,11 +86,11 @@ open class Store<State: Encodable>: StoreProtocol {
     // MARK: Observing
 
     /// Calls `observer` with the state now and after every change until the subscription is cancelled.
-    public func subscribe(_ observer: @escaping (State) -> Void) -> Subscription {
+    public func subscribe(_ observer: @escaping (State) -> Void) -> StoreSubscription {
         let entry = Observer(observer)
         observers.append(entry)
         observer(published)
-        return Subscription { [weak self, weak entry] in
+        return StoreSubscription { [weak self, weak entry] in
             guard let entry else { return }
             entry.isActive = false
             self?.observers.removeAll { $0 === entry }
@@ -106,7 +106,7 @@ open class Store<State: Encodable>: StoreProtocol {
     public var handlesEveryAction: Bool { everyAction != nil }
     public var encodableState: any Encodable { published }
 
-    public func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> Subscription {
+    public func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> StoreSubscription {
         subscribe { observer($0) }
     }
 

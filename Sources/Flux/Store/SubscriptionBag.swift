@@ -7,7 +7,7 @@
 /// bag.cancel()
 /// ```
 public final class SubscriptionBag {
-    private var subscriptions: [Subscription] = []
+    private var subscriptions: [StoreSubscription] = []
 
     /// An empty bag.
     public init() {}
@@ -16,7 +16,7 @@ public final class SubscriptionBag {
     public var count: Int { subscriptions.count }
 
     /// Adds a subscription.
-    public func insert(_ subscription: Subscription) {
+    public func insert(_ subscription: StoreSubscription) {
         subscriptions.append(subscription)
     }
 
@@ -28,7 +28,7 @@ public final class SubscriptionBag {
     }
 
     /// Adds a subscription: `bag += store.subscribe { … }`.
-    public static func += (bag: SubscriptionBag, subscription: Subscription) {
+    public static func += (bag: SubscriptionBag, subscription: StoreSubscription) {
         bag.insert(subscription)
     }
 

@@ -7,7 +7,7 @@
 /// let subscription = store.subscribe { state in render(state) }
 /// subscription.cancel()
 /// ```
-public final class Subscription: Hashable {
+public final class StoreSubscription: Hashable {
     private var onCancel: (() -> Void)?
 
     /// A subscription that runs `onCancel` once, when cancelled or released.
@@ -32,6 +32,6 @@ public final class Subscription: Hashable {
 
     deinit { cancel() }
 
-    public static func == (lhs: Subscription, rhs: Subscription) -> Bool { lhs === rhs }
+    public static func == (lhs: StoreSubscription, rhs: StoreSubscription) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

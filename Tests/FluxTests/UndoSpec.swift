@@ -1,0 +1,95 @@
+import Testing
+@testable import Flux
+
+@Suite("Undo and redo")
+struct UndoSpec {
+    let dispatcher = Dispatcher()
+
+    @Test("undo → every store the action touched returns to its state before, and subscribers hear it")
+    func undoAcrossStores() throws {
+        let counter = CounterStore(dispatcher: dispatcher)
+        let ledger = LedgerStore(dispatcher: dispatcher)
+        try dispatcher.dispatch(Increment(by: 4))
+        let recorder = Recorder(counter)
+        #expect(try dispatcher.undo())
+        #expect(counter.state.count == 0)
+        #expect(ledger.state.entries.isEmpty)
+        #expect(recorder.states.map(\.count) == [4, 0])
+        #expect(try dispatcher.redo())
+        #expect(counter.state.count == 4)
+        #expect(ledger.state.entries == [4])
+    }
+
+    @Test("a named group of actions undoes as one step")
+    func groupUndo() throws {
+        let counter = CounterStore(dispatcher: dispatcher)
+        let todos = TodoStore(dispatcher: dispatcher)
+        try dispatcher.dispatch(Increment(by: 1))
+        try dispatcher.group("Plan the day") {
+            try dispatcher.dispatch(AddTodo(title: "shop"))
+            try dispatcher.dispatch(AddTodo(title: "cook"))
+            try dispatcher.dispatch(Increment(by: 10))
+        }
+        #expect(dispatcher.history.undoLabels == ["counter.increment", "Plan the day"])
+        try dispatcher.undo()
+        #expect(todos.state.titles.isEmpty)
+        #expect(counter.state.count == 1)
+        try dispatcher.redo()
+        #expect(todos.state.titles == ["shop", "cook"])
+        #expect(counter.state.count == 11)
+    }
+
+    @Test("a group whose body throws keeps its successful actions as one step")
+    func groupWithFailure() throws {
+        let todos = TodoStore(dispatcher: dispatcher)
+        #expect(throws: DispatcherError.self) {
+            try dispatcher.group("Tidy") {
+                try dispatcher.dispatch(AddTodo(title: "a"))
+                try dispatcher.dispatch(RemoveTodo(title: "missing"))
+            }
+        }
+        #expect(todos.state.titles == ["a"])
+        try dispatcher.undo()
+        #expect(todos.state.titles.isEmpty)
+    }
+
+    @Test("a new action clears redo")
+    func newActionClearsRedo() throws {
+        let counter = CounterStore(dispatcher: dispatcher)
+        try dispatcher.dispatch(Increment(by: 1))
+        try dispatcher.undo()
+        #expect(dispatcher.history.canRedo)
+        try dispatcher.dispatch(Increment(by: 2))
+        #expect(!dispatcher.history.canRedo)
+        #expect(try dispatcher.redo() == false)
+        #expect(counter.state.count == 2)
+    }
+
+    @Test("an action that changes nothing leaves no undo step")
+    func noOpNotRecorded() throws {
+        _ = CounterStore(dispatcher: dispatcher)
+        try dispatcher.dispatch(Increment(by: 0))
+        #expect(!dispatcher.history.canUndo)
+    }
+
+    @Test("history depth is bounded: the oldest steps are dropped")
+    func bounded() throws {
+        let dispatcher = Dispatcher(historyLimit: 3)
+        let counter = CounterStore(dispatcher: dispatcher)
+        for _ in 0..<10 { try dispatcher.dispatch(Increment()) }
+        #expect(dispatcher.history.undoLabels.count == 3)
+        while try dispatcher.undo() {}
+        #expect(counter.state.count == 7)
+    }
+
+    @Test("undo from inside a handler → an error")
+    func undoDuringDispatch() throws {
+        let store = Store(name: "undoer", state: 0, dispatcher: dispatcher)
+        store.on(Increment.self) { [dispatcher] _, _ in try dispatcher.undo() }
+        #expect {
+            try dispatcher.dispatch(Increment())
+        } throws: { error in
+            "\(error)".hasSuffix("cannot undo or redo while an action is being dispatched")
+        }
+    }
+}
