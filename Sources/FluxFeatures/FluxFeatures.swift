@@ -1,1 +1,0 @@
-// FluxFeatures: under construction.
