@@ -7,7 +7,7 @@ import Flux
 /// An unknown id is refused by the store, not by decoding, so its message can list the valid ids.
 public enum AnnotationFilterActions {
     /// Turns a filter on or off. Payload: `{filter = "<filter id>"}` (see ``AnnotationFilterKind``).
-    public struct ToggleFilter: Action, Equatable {
+    public struct ToggleFilter: Action, Equatable, Sendable {
         public static let name = "annotationFilter.toggleFilter"
         /// The id of the filter to toggle.
         public let filter: String
@@ -19,7 +19,7 @@ public enum AnnotationFilterActions {
     }
 
     /// Shows the details of a filter group. Payload: `{group = "<group id>"}` (see ``AnnotationFilterGroup``).
-    public struct EnterFilterGroup: Action, Equatable {
+    public struct EnterFilterGroup: Action, Equatable, Sendable {
         public static let name = "annotationFilter.enterFilterGroup"
         /// The id of the group to show.
         public let group: String
@@ -31,21 +31,21 @@ public enum AnnotationFilterActions {
     }
 
     /// Goes back from a group's details to the overview. No payload.
-    public struct LeaveFilterGroup: Action, Equatable {
+    public struct LeaveFilterGroup: Action, Equatable, Sendable {
         public static let name = "annotationFilter.leaveFilterGroup"
         /// Leaves the group shown now.
         public init() {}
     }
 
     /// Turns every filter off. No payload.
-    public struct ResetFilters: Action, Equatable {
+    public struct ResetFilters: Action, Equatable, Sendable {
         public static let name = "annotationFilter.resetFilters"
         /// Resets every group.
         public init() {}
     }
 
     /// Turns off every filter of one group. Payload: `{group = "<group id>"}`.
-    public struct ResetFiltersInGroup: Action, Equatable {
+    public struct ResetFiltersInGroup: Action, Equatable, Sendable {
         public static let name = "annotationFilter.resetFiltersInGroup"
         /// The id of the group to reset.
         public let group: String

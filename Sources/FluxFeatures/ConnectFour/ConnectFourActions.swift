@@ -6,7 +6,7 @@ import Flux
 /// the middle) — and `connectFour.reset {}`.
 public enum ConnectFourActions {
     /// The player to move drops a token into a column; it lands on the lowest empty cell.
-    public struct DropToken: Action, Equatable {
+    public struct DropToken: Action, Equatable, Sendable {
         public static let name = "connectFour.dropToken"
         /// The column, 0…6 from the left.
         public let column: Int
@@ -16,7 +16,7 @@ public enum ConnectFourActions {
     }
 
     /// Starts a new game, X to move.
-    public struct Reset: Action, Equatable {
+    public struct Reset: Action, Equatable, Sendable {
         public static let name = "connectFour.reset"
         /// Starts over.
         public init() {}

@@ -8,7 +8,7 @@ import Flux
 /// `issues.close {id = 1}`, `issues.reopen {id = 1}`.
 public enum IssueActions {
     /// Shows the issues of another blueprint.
-    public struct SelectBlueprint: Action, Equatable {
+    public struct SelectBlueprint: Action, Equatable, Sendable {
         public static let name = "issues.selectBlueprint"
         /// The blueprint's id (`"A-101"`).
         public let blueprint: String
@@ -18,7 +18,7 @@ public enum IssueActions {
     }
 
     /// Records a new open issue on the selected blueprint; the store gives it the next id.
-    public struct CreateIssue: Action, Equatable {
+    public struct CreateIssue: Action, Equatable, Sendable {
         public static let name = "issues.create"
         /// What is wrong; must not be blank.
         public let title: String
@@ -33,7 +33,7 @@ public enum IssueActions {
     }
 
     /// Renames an issue.
-    public struct EditIssue: Action, Equatable {
+    public struct EditIssue: Action, Equatable, Sendable {
         public static let name = "issues.edit"
         /// The issue's id.
         public let id: Int
@@ -48,7 +48,7 @@ public enum IssueActions {
     }
 
     /// Assigns an issue to someone, or to nobody.
-    public struct AssignIssue: Action, Equatable {
+    public struct AssignIssue: Action, Equatable, Sendable {
         public static let name = "issues.assign"
         /// The issue's id.
         public let id: Int
@@ -63,7 +63,7 @@ public enum IssueActions {
     }
 
     /// Marks an open issue as done.
-    public struct CloseIssue: Action, Equatable {
+    public struct CloseIssue: Action, Equatable, Sendable {
         public static let name = "issues.close"
         /// The issue's id.
         public let id: Int
@@ -73,7 +73,7 @@ public enum IssueActions {
     }
 
     /// Reopens a closed issue.
-    public struct ReopenIssue: Action, Equatable {
+    public struct ReopenIssue: Action, Equatable, Sendable {
         public static let name = "issues.reopen"
         /// The issue's id.
         public let id: Int

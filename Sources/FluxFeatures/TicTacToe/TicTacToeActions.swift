@@ -6,7 +6,7 @@ import Flux
 /// left (4 is the centre), as in ``TicTacToeState`` — and `ticTacToe.reset {}`.
 public enum TicTacToeActions {
     /// The player to move puts a token on a cell.
-    public struct PlaceToken: Action, Equatable {
+    public struct PlaceToken: Action, Equatable, Sendable {
         public static let name = "ticTacToe.placeToken"
         /// The cell, 0…8, row by row from the top left.
         public let index: Int
@@ -16,7 +16,7 @@ public enum TicTacToeActions {
     }
 
     /// Starts a new game, X to move.
-    public struct Reset: Action, Equatable {
+    public struct Reset: Action, Equatable, Sendable {
         public static let name = "ticTacToe.reset"
         /// Starts over.
         public init() {}
