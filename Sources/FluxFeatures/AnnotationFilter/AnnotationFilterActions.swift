@@ -8,6 +8,7 @@ import Flux
 public enum AnnotationFilterActions {
     /// Turns a filter on or off. Payload: `{filter = "<filter id>"}` (see ``AnnotationFilterKind``).
     public struct ToggleFilter: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "annotationFilter.toggleFilter"
         /// The id of the filter to toggle.
         public let filter: String
@@ -20,6 +21,7 @@ public enum AnnotationFilterActions {
 
     /// Shows the details of a filter group. Payload: `{group = "<group id>"}` (see ``AnnotationFilterGroup``).
     public struct EnterFilterGroup: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "annotationFilter.enterFilterGroup"
         /// The id of the group to show.
         public let group: String
@@ -32,6 +34,7 @@ public enum AnnotationFilterActions {
 
     /// Goes back from a group's details to the overview. No payload.
     public struct LeaveFilterGroup: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "annotationFilter.leaveFilterGroup"
         /// Leaves the group shown now.
         public init() {}
@@ -39,6 +42,7 @@ public enum AnnotationFilterActions {
 
     /// Turns every filter off. No payload.
     public struct ResetFilters: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "annotationFilter.resetFilters"
         /// Resets every group.
         public init() {}
@@ -46,6 +50,7 @@ public enum AnnotationFilterActions {
 
     /// Turns off every filter of one group. Payload: `{group = "<group id>"}`.
     public struct ResetFiltersInGroup: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "annotationFilter.resetFiltersInGroup"
         /// The id of the group to reset.
         public let group: String

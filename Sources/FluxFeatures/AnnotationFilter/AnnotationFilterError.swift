@@ -6,6 +6,7 @@ public enum AnnotationFilterError: Error, Equatable, Sendable, CustomStringConve
     /// No group has this id.
     case unknownGroup(String)
 
+    /// The message the shell prints.
     public var description: String {
         switch self {
         case let .unknownFilter(id):

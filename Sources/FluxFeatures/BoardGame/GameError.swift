@@ -12,6 +12,7 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The game has ended; `outcome` is its instruction ("X wins", "Draw").
     case gameOver(outcome: String)
 
+    /// The message the shell prints.
     public var description: String {
         switch self {
         case let .indexOutOfRange(index, count):

@@ -7,6 +7,7 @@ import Flux
 public enum ConnectFourActions {
     /// The player to move drops a token into a column; it lands on the lowest empty cell.
     public struct DropToken: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "connectFour.dropToken"
         /// The column, 0…6 from the left.
         public let column: Int
@@ -17,6 +18,7 @@ public enum ConnectFourActions {
 
     /// Starts a new game, X to move.
     public struct Reset: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "connectFour.reset"
         /// Starts over.
         public init() {}

@@ -9,6 +9,7 @@ import Flux
 public enum IssueActions {
     /// Shows the issues of another blueprint.
     public struct SelectBlueprint: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "issues.selectBlueprint"
         /// The blueprint's id (`"A-101"`).
         public let blueprint: String
@@ -19,6 +20,7 @@ public enum IssueActions {
 
     /// Records a new open issue on the selected blueprint; the store gives it the next id.
     public struct CreateIssue: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "issues.create"
         /// What is wrong; must not be blank.
         public let title: String
@@ -34,6 +36,7 @@ public enum IssueActions {
 
     /// Renames an issue.
     public struct EditIssue: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "issues.edit"
         /// The issue's id.
         public let id: Int
@@ -49,6 +52,7 @@ public enum IssueActions {
 
     /// Assigns an issue to someone, or to nobody.
     public struct AssignIssue: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "issues.assign"
         /// The issue's id.
         public let id: Int
@@ -64,6 +68,7 @@ public enum IssueActions {
 
     /// Marks an open issue as done.
     public struct CloseIssue: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "issues.close"
         /// The issue's id.
         public let id: Int
@@ -74,6 +79,7 @@ public enum IssueActions {
 
     /// Reopens a closed issue.
     public struct ReopenIssue: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "issues.reopen"
         /// The issue's id.
         public let id: Int

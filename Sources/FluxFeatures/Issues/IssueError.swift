@@ -16,6 +16,7 @@ public enum IssueError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The issue is open already.
     case alreadyOpen(Int)
 
+    /// The message the shell prints.
     public var description: String {
         switch self {
         case .noBlueprintSelected:

@@ -7,6 +7,7 @@ import Flux
 public enum TicTacToeActions {
     /// The player to move puts a token on a cell.
     public struct PlaceToken: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "ticTacToe.placeToken"
         /// The cell, 0…8, row by row from the top left.
         public let index: Int
@@ -17,6 +18,7 @@ public enum TicTacToeActions {
 
     /// Starts a new game, X to move.
     public struct Reset: Action, Equatable, Sendable {
+        /// The stable name scripts, logs and the shell use for this action.
         public static let name = "ticTacToe.reset"
         /// Starts over.
         public init() {}
