@@ -1,22 +1,28 @@
 /// Something registered with a ``Dispatcher``: a store, or a bare callback.
 ///
-/// The dispatcher drives a target through one transaction per action: it takes a ``snapshot()``,
-/// calls ``handle(_:in:)``, and either keeps the change or ``restore(_:)``s the snapshot when any target
-/// failed; once every target has handled the action it calls ``publish()`` so observers see the result.
+/// The dispatcher drives a target through one transaction per action: ``begin()``, then
+/// ``handle(_:in:)``, then ``rollback()`` when any target failed or ``commit()`` when all succeeded;
+/// once every target has handled the action it calls ``publish()`` so observers see the result.
+/// Undo and redo use ``snapshot()`` and ``restore(_:)``.
 /// ``Store`` implements all of this; scripting layers implement it for stores defined at run time.
 public protocol DispatchTarget: AnyObject {
     /// The name used in messages, in `waitFor` cycles and by the shell.
     var name: String { get }
     /// Whether this target wants actions of this name.
     func handles(_ actionName: String) -> Bool
-    /// Applies the action. Throwing leaves the target as its last ``snapshot()``.
+    /// Remembers the state now: an action is about to be handled.
+    func begin()
+    /// Applies the action. Throwing leaves the state as it was at ``begin()``.
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws
-    /// The state now, to restore on rollback or undo.
+    /// Returns to the state at ``begin()``: another target failed on the action.
+    func rollback()
+    /// Keeps the change; returns the state from ``begin()`` as an undo snapshot, or nil when the
+    /// state is unchanged.
+    func commit() -> Any?
+    /// The state now, for undo and redo.
     func snapshot() -> Any
-    /// Puts back a state taken by ``snapshot()``, without notifying anyone.
+    /// Puts back a state taken by ``snapshot()`` or ``commit()``, without notifying anyone.
     func restore(_ snapshot: Any)
-    /// Whether the state now equals `snapshot` (false when it cannot tell).
-    func isUnchanged(since snapshot: Any) -> Bool
     /// Tells observers about the state now, if it differs from what they last heard.
     func publish()
 }

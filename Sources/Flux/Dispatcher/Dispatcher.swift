@@ -24,7 +24,7 @@ public final class Dispatcher {
     /// Undo and redo, one step per action or per ``group(_:_:)``.
     public let history: History
     /// Hooks run around every dispatch, in order.
-    public var middleware: [any Middleware] = []
+    @exclusivity(unchecked) public var middleware: [any Middleware] = []
     /// Told when an action queued by a subscriber fails (the action that queued it already succeeded).
     public var onFollowUpError: (any Action, any Error) -> Void = { action, error in
         FileHandle.standardError.write(Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
@@ -35,8 +35,8 @@ public final class Dispatcher {
     private final class Registration {
         let token: DispatchToken
         let target: any DispatchTarget
-        var handledGeneration = 0
-        var pending = false
+        @exclusivity(unchecked) var handledGeneration = 0
+        @exclusivity(unchecked) var pending = false
 
         init(token: DispatchToken, target: any DispatchTarget) {
             self.token = token
@@ -47,22 +47,24 @@ public final class Dispatcher {
     private struct OpenGroup {
         let id: Int
         let label: String
-        var states: [(target: any DispatchTarget, snapshot: Any)] = []
+        var entry: HistoryEntry
     }
 
-    private var phase = Phase.idle
-    private var registrations: [Registration] = []
-    private var registrationsByID: [Int: Registration] = [:]
+    // One thread, and no access spans a call out: the dynamic exclusivity checks are left out.
+    @exclusivity(unchecked) private var phase = Phase.idle
+    @exclusivity(unchecked) private var registrations: [Registration] = []
+    @exclusivity(unchecked) private var registrationsByID: [Int: Registration] = [:]
     private var nextID = 1
-    private var routes: [String: [Registration]] = [:]
+    @exclusivity(unchecked) private var routes: [String: [Registration]] = [:]
+    @exclusivity(unchecked) private var lastRoute: (name: String, targets: [Registration]) = ("", [])
 
-    private var generation = 0
-    private var currentAction: (any Action)?
-    private var pendingStack: [Registration] = []
-    private var touched: [(registration: Registration, snapshot: Any)] = []
-    private var followUps = Deque<any Action>()
-    private var draining = false
-    private var openGroup: OpenGroup?
+    @exclusivity(unchecked) private var generation = 0
+    @exclusivity(unchecked) private var currentAction: (any Action)?
+    @exclusivity(unchecked) private var pendingStack: [Registration] = []
+    @exclusivity(unchecked) private var touched: [Registration] = []
+    @exclusivity(unchecked) private var followUps = Deque<any Action>()
+    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var openGroup: OpenGroup?
     private var nextGroupID = 1
 
     /// A dispatcher with no stores, keeping `historyLimit` undo steps.
@@ -104,6 +106,7 @@ public final class Dispatcher {
     /// Must be called when a registered target starts or stops handling an action name.
     public func routesChanged() {
         routes.removeAll(keepingCapacity: true)
+        lastRoute = ("", [])
     }
 
     /// The registered stores, in registration order.
@@ -191,8 +194,8 @@ public final class Dispatcher {
                 try invoke(registration, action)
             }
         } catch {
-            for (registration, snapshot) in touched.reversed() {
-                registration.target.restore(snapshot)
+            for registration in touched.reversed() {
+                registration.target.rollback()
             }
             touched.removeAll(keepingCapacity: true)
             phase = .idle
@@ -200,17 +203,17 @@ public final class Dispatcher {
             throw error
         }
 
-        var changed: [(target: any DispatchTarget, snapshot: Any)] = []
-        for (registration, snapshot) in touched where !registration.target.isUnchanged(since: snapshot) {
-            changed.append((registration.target, snapshot))
+        var entry = HistoryEntry(label: name)
+        for registration in touched {
+            if let before = registration.target.commit() { entry.append(registration.target, before) }
         }
         touched.removeAll(keepingCapacity: true)
-        if !changed.isEmpty { remember(HistoryEntry(label: name, states: changed)) }
+        if !entry.isEmpty { remember(entry) }
 
         phase = .notifying
-        for (target, _) in changed { target.publish() }
+        entry.forEachTarget { $0.publish() }
         if !middleware.isEmpty {
-            let names = changed.map(\.target.name)
+            let names = entry.storeNames
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
         phase = .idle
@@ -223,7 +226,8 @@ public final class Dispatcher {
             registration.pending = false
             pendingStack.removeLast()
         }
-        touched.append((registration, registration.target.snapshot()))
+        registration.target.begin()
+        touched.append(registration)
         do {
             try registration.target.handle(action, in: self)
         } catch let error as DispatcherError {
@@ -236,10 +240,16 @@ public final class Dispatcher {
     }
 
     private func route(_ name: String) -> [Registration] {
-        if let cached = routes[name] { return cached }
+        // Most dispatch loops repeat one action; comparing names is cheaper than hashing one.
+        if name == lastRoute.name { return lastRoute.targets }
+        if let cached = routes[name] {
+            lastRoute = (name, cached)
+            return cached
+        }
         let targets = registrations.filter { $0.target.handles(name) }
         if routes.count > 4096 { routes.removeAll() }
         routes[name] = targets
+        lastRoute = (name, targets)
         return targets
     }
 
@@ -264,12 +274,10 @@ public final class Dispatcher {
     /// stay (and still undo as one step); the error is rethrown.
     public func group<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
         guard openGroup == nil else { return try body() }
-        openGroup = OpenGroup(id: nextGroupID, label: label)
+        openGroup = OpenGroup(id: nextGroupID, label: label, entry: HistoryEntry(label: label))
         nextGroupID += 1
         defer {
-            if let group = openGroup, !group.states.isEmpty {
-                history.record(HistoryEntry(label: group.label, states: group.states))
-            }
+            if let group = openGroup, !group.entry.isEmpty { history.record(group.entry) }
             openGroup = nil
         }
         return try body()
@@ -280,9 +288,8 @@ public final class Dispatcher {
             history.record(entry)
             return
         }
-        for state in entry.states where !group.states.contains(where: { $0.target === state.target }) {
-            group.states.append(state)
-        }
+        // The group keeps each store's state from before its first action.
+        group.entry.merge(entry)
         openGroup = group
     }
 
@@ -305,13 +312,11 @@ public final class Dispatcher {
     private func travel(_ step: HistoryStep) throws -> Bool {
         guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }
-        let current = entry.states.map { (target: $0.target, snapshot: $0.target.snapshot()) }
-        for (target, snapshot) in entry.states.reversed() { target.restore(snapshot) }
-        let reverse = HistoryEntry(label: entry.label, states: current)
+        let reverse = entry.swapped()
         if step == .undo { history.pushRedo(reverse) } else { history.pushUndo(reverse) }
 
         phase = .notifying
-        for (target, _) in entry.states { target.publish() }
+        entry.forEachTarget { $0.publish() }
         for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
         phase = .idle
         drainFollowUps()

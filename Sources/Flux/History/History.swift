@@ -7,12 +7,13 @@ import DequeModule
 /// move entries between the stacks; a new change clears the redo stack.
 public final class History {
     /// The most undo steps kept; the oldest step is dropped past it.
-    public var limit: Int {
+    @exclusivity(unchecked) public var limit: Int {
         didSet { trim() }
     }
 
-    private(set) var undoStack = Deque<HistoryEntry>()
-    private(set) var redoStack: [HistoryEntry] = []
+    // Used from the dispatcher's one thread; no access spans a call out.
+    @exclusivity(unchecked) private(set) var undoStack = Deque<HistoryEntry>()
+    @exclusivity(unchecked) private(set) var redoStack: [HistoryEntry] = []
 
     /// A history keeping at most `limit` steps.
     public init(limit: Int = 100) {
@@ -37,7 +38,7 @@ public final class History {
     func record(_ entry: HistoryEntry) {
         guard limit > 0 else { return }
         undoStack.append(entry)
-        redoStack.removeAll()
+        if !redoStack.isEmpty { redoStack.removeAll() }
         trim()
     }
 

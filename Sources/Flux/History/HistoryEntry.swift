@@ -1,10 +1,60 @@
 /// One step of undo: what every store touched by an action (or a group of actions) looked like before it.
+///
+/// Most steps touch one store, so the first state is kept inline and only further ones in an array:
+/// recording a step costs no allocation in the common case.
 public struct HistoryEntry {
     /// What the user did: the group's label, or the action's name.
     public let label: String
-    /// Each touched target with its state before (on the undo stack) or after (on the redo stack).
-    var states: [(target: any DispatchTarget, snapshot: Any)]
+    private var first: (target: any DispatchTarget, snapshot: Any)?
+    private var rest: [(target: any DispatchTarget, snapshot: Any)] = []
+
+    init(label: String) {
+        self.label = label
+    }
+
+    /// Whether the step changes nothing.
+    var isEmpty: Bool { first == nil }
 
     /// The names of the stores this step changes.
-    public var storeNames: [String] { states.map(\.target.name) }
+    public var storeNames: [String] {
+        var names: [String] = []
+        forEachTarget { names.append($0.name) }
+        return names
+    }
+
+    mutating func append(_ target: any DispatchTarget, _ snapshot: Any) {
+        if first == nil { first = (target, snapshot) } else { rest.append((target, snapshot)) }
+    }
+
+    /// Adds the states of `later` for targets this step does not hold yet.
+    mutating func merge(_ later: HistoryEntry) {
+        later.forEachState { target, snapshot in
+            if !contains(target) { append(target, snapshot) }
+        }
+    }
+
+    func contains(_ target: any DispatchTarget) -> Bool {
+        first.map { $0.target === target } == true || rest.contains { $0.target === target }
+    }
+
+    func forEachTarget(_ body: (any DispatchTarget) -> Void) {
+        forEachState { target, _ in body(target) }
+    }
+
+    private func forEachState(_ body: (any DispatchTarget, Any) -> Void) {
+        guard let first else { return }
+        body(first.target, first.snapshot)
+        for state in rest { body(state.target, state.snapshot) }
+    }
+
+    /// Puts every target back to the state held here and returns the step that reverses it
+    /// (holding the states they had until now).
+    func swapped() -> HistoryEntry {
+        var reverse = HistoryEntry(label: label)
+        forEachState { target, _ in reverse.append(target, target.snapshot()) }
+        var states: [(any DispatchTarget, Any)] = []
+        forEachState { states.append(($0, $1)) }
+        for (target, snapshot) in states.reversed() { target.restore(snapshot) }
+        return reverse
+    }
 }

@@ -15,6 +15,7 @@
 /// }
 /// ```
 open class Store<State: Encodable>: StoreProtocol {
+    /// Changes the state for one action, or throws to refuse it.
     public typealias Handler<A> = (inout State, A) throws -> Void
 
     /// The store's name, used by the shell, by scripts and in messages.
@@ -22,42 +23,77 @@ open class Store<State: Encodable>: StoreProtocol {
     /// The dispatcher this store is registered with.
     public let dispatcher: Dispatcher
     /// The token to pass to ``Dispatcher/waitFor(_:)`` to run this store first.
-    public private(set) var token: DispatchToken!
+    public var token: DispatchToken { registration }
+    @usableFromInline @exclusivity(unchecked) var registration: DispatchToken!
 
     /// The state now. Inside a dispatch it already holds this action's changes; observers hear them
     /// once every store has handled the action.
-    public private(set) var state: State
+    public var state: State { current }
 
-    private var published: State
-    private let isEqual: ((State, State) -> Bool)?
-    private var handlers: [String: Handler<any Action>] = [:]
-    private var everyAction: Handler<any Action>?
-    private var observers: [Observer] = []
+    // Stores are used from one thread and no access to these spans a call out, so the dynamic
+    // exclusivity checks (a third of a dispatch's time) are left out.
+    // The hot path (handle, publish) is @inlinable and reached through closures made in the
+    // @inlinable initialisers, so it is specialised for the concrete State where the store is created
+    // instead of running as unspecialised generic code behind the DispatchTarget witness table.
+    @usableFromInline @exclusivity(unchecked) var current: State
+    @usableFromInline @exclusivity(unchecked) var published: State
+    @usableFromInline @exclusivity(unchecked) var checkpoint: State
+    @usableFromInline @exclusivity(unchecked) var handlers: [String: Handler<any Action>] = [:]
+    @usableFromInline @exclusivity(unchecked) var everyAction: Handler<any Action>?
+    @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Observer> = []
+    @usableFromInline @exclusivity(unchecked) var hotPath: HotPath!
 
-    private final class Observer {
-        let send: (State) -> Void
-        var isActive = true
-        init(_ send: @escaping (State) -> Void) { self.send = send }
+    /// The specialised operations the dispatcher drives.
+    @usableFromInline struct HotPath {
+        @usableFromInline let handle: (any Action) throws -> Void
+        @usableFromInline let publish: () -> Void
+        @usableFromInline let commit: () -> Any?
+
+        @inlinable init(handle: @escaping (any Action) throws -> Void, publish: @escaping () -> Void,
+                        commit: @escaping () -> Any?) {
+            self.handle = handle
+            self.publish = publish
+            self.commit = commit
+        }
+    }
+
+    @usableFromInline final class Observer {
+        @usableFromInline let send: (State) -> Void
+        @usableFromInline @exclusivity(unchecked) var isActive = true
+        @inlinable init(_ send: @escaping (State) -> Void) { self.send = send }
     }
 
     /// A store named `name` holding `state`, registered with `dispatcher`.
+    @inlinable
     public init(name: String, state: State, dispatcher: Dispatcher) {
         self.name = name
-        self.state = state
+        self.current = state
         self.published = state
+        self.checkpoint = state
         self.dispatcher = dispatcher
-        self.isEqual = nil
-        self.token = dispatcher.register(self)
+        self.hotPath = HotPath(
+            handle: { [unowned(unsafe) self] in try self.apply($0) },
+            publish: { [unowned(unsafe) self] in self.send(isEqual: nil) },
+            commit: { [unowned(unsafe) self] in self.checkpoint }
+        )
+        self.registration = dispatcher.register(self)
     }
 
     /// A store whose observers do not hear a state equal to the last one again.
+    @inlinable
     public init(name: String, state: State, dispatcher: Dispatcher) where State: Equatable {
         self.name = name
-        self.state = state
+        self.current = state
         self.published = state
+        self.checkpoint = state
         self.dispatcher = dispatcher
-        self.isEqual = { $0 == $1 }
-        self.token = dispatcher.register(self)
+        let isEqual: (State, State) -> Bool = { $0 == $1 }
+        self.hotPath = HotPath(
+            handle: { [unowned(unsafe) self] in try self.apply($0) },
+            publish: { [unowned(unsafe) self] in self.send(isEqual: isEqual) },
+            commit: { [unowned(unsafe) self] in isEqual(self.checkpoint, self.current) ? nil : self.checkpoint }
+        )
+        self.registration = dispatcher.register(self)
     }
 
     // MARK: Handlers
@@ -65,7 +101,8 @@ open class Store<State: Encodable>: StoreProtocol {
     /// Handles actions of type `A`: `handler` changes the state it is given, or throws to refuse.
     ///
     /// The action type is registered with the dispatcher's registry so it can be dispatched by name.
-    public func on<A: Action>(_ type: A.Type, _ handler: @escaping Handler<A>) {
+    @inlinable
+    public final func on<A: Action>(_ type: A.Type, _ handler: @escaping Handler<A>) {
         handlers[A.name] = { state, action in
             guard let action = action as? A else {
                 throw ActionError.invalidPayload(action: A.name, message: "expected \(A.self), got \(Swift.type(of: action))")
@@ -78,66 +115,78 @@ open class Store<State: Encodable>: StoreProtocol {
 
     /// Sees every action dispatched, after any handler for its type: for stores derived from others,
     /// which call ``Dispatcher/waitFor(_:)`` and recompute.
-    public func onEveryAction(_ handler: @escaping Handler<any Action>) {
+    public final func onEveryAction(_ handler: @escaping Handler<any Action>) {
         everyAction = handler
         dispatcher.routesChanged()
+    }
+
+    @inlinable
+    final func apply(_ action: any Action) throws {
+        var next = current
+        if let handler = handlers[action.name] { try handler(&next, action) }
+        if let everyAction { try everyAction(&next, action) }
+        current = next
     }
 
     // MARK: Observing
 
     /// Calls `observer` with the state now and after every change until the subscription is cancelled.
-    public func subscribe(_ observer: @escaping (State) -> Void) -> StoreSubscription {
+    @inlinable
+    public final func subscribe(_ observer: @escaping (State) -> Void) -> StoreSubscription {
         let entry = Observer(observer)
         observers.append(entry)
         observer(published)
-        return StoreSubscription { [weak self, weak entry] in
-            guard let entry else { return }
+        // Strong captures: a weak reference would give the store and the observer side tables, which
+        // make every retain on the notification path take the slow path.
+        return StoreSubscription { [self] in
             entry.isActive = false
-            self?.observers.removeAll { $0 === entry }
+            observers.removeAll { $0 === entry }
         }
     }
 
     /// How many observers are subscribed.
-    public var subscriberCount: Int { observers.count }
+    public final var subscriberCount: Int { observers.count }
+
+    @inlinable
+    final func send(isEqual: ((State, State) -> Bool)?) {
+        if let isEqual, isEqual(published, current) { return }
+        published = current
+        let state = current
+        // Iterate a copy: an observer may subscribe or cancel while we notify.
+        let list = observers
+        for observer in list where observer.isActive {
+            observer.send(state)
+        }
+    }
 
     // MARK: StoreProtocol
 
-    public var actionNames: [String] { handlers.keys.sorted() }
-    public var handlesEveryAction: Bool { everyAction != nil }
-    public var encodableState: any Encodable { published }
+    public final var actionNames: [String] { handlers.keys.sorted() }
+    public final var handlesEveryAction: Bool { everyAction != nil }
+    public final var encodableState: any Encodable { published }
 
-    public func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> StoreSubscription {
+    public final func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> StoreSubscription {
         subscribe { observer($0) }
     }
 
-    public func handles(_ actionName: String) -> Bool {
+    public final func handles(_ actionName: String) -> Bool {
         everyAction != nil || handlers[actionName] != nil
     }
 
-    public func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
-        var next = state
-        if let handler = handlers[action.name] { try handler(&next, action) }
-        if let everyAction { try everyAction(&next, action) }
-        state = next
+    public final func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
+        try hotPath.handle(action)
     }
 
-    public func snapshot() -> Any { state }
+    public final func begin() { checkpoint = current }
+    public final func rollback() { current = checkpoint }
+    public final func commit() -> Any? { hotPath.commit() }
+    public final func snapshot() -> Any { current }
 
-    public func restore(_ snapshot: Any) {
-        if let snapshot = snapshot as? State { state = snapshot }
+    public final func restore(_ snapshot: Any) {
+        if let snapshot = snapshot as? State { current = snapshot }
     }
 
-    public func isUnchanged(since snapshot: Any) -> Bool {
-        guard let isEqual, let snapshot = snapshot as? State else { return false }
-        return isEqual(state, snapshot)
-    }
-
-    public func publish() {
-        if let isEqual, isEqual(published, state) { return }
-        published = state
-        let current = state
-        for observer in observers where observer.isActive {
-            observer.send(current)
-        }
+    public final func publish() {
+        hotPath.publish()
     }
 }
