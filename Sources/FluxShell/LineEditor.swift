@@ -1,0 +1,303 @@
+import CReadline
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads the shell's input one line at a time: with GNU readline on a terminal, plainly from a
+/// pipe or file.
+///
+/// On a terminal each line is edited with readline (emacs or vi keys, `~/.inputrc` under the
+/// name `fluxsh`), with history navigation, Tab completion from ``completionProvider`` and
+/// Ctrl-C clearing the line (see ``SignalInterrupts``). Otherwise lines are read as if typed,
+/// with no prompt and no echo, so `fluxsh < script` and `printf … | fluxsh` behave like a session.
+///
+/// ```swift
+/// let editor = LineEditor(completion: { line, cursor, word in … })
+/// while let line = editor.readLine(prompt: "flux> ") {
+///     editor.addHistory(line)
+///     run(line)
+/// }
+/// ```
+///
+/// Readline's state is global: create one editor reading from a terminal per process, and use it
+/// from one thread.
+public final class LineEditor {
+    /// The characters that end the word Tab completes: whitespace, quotes, operators and brackets.
+    ///
+    /// `.` and `:` are not among them, so `flux.di` and `:lo` are completed whole, nor are `/`,
+    /// `~`, `-` and `_`, so paths are.
+    public static let wordBreakCharacters = " \t\n\"'`@$><=;|&{}()[],+*%^#!"
+
+    /// Whether lines are read with readline, with a prompt: the input is a terminal unless the
+    /// initializer said otherwise.
+    public let isInteractive: Bool
+    /// The history lines are added to on a terminal, or nil for none.
+    public let history: LineHistory?
+    /// What Tab offers; nil offers nothing.
+    public var completionProvider: CompletionProvider?
+
+    private let input: Int32
+    private var piped = PipedInput()
+
+    /// Creates an editor reading from `input`.
+    ///
+    /// - Parameters:
+    ///   - input: The file descriptor lines are read from; standard input by default. It stays open.
+    ///   - history: The history of a terminal session, loaded into readline for Up and Down and
+    ///     added to by ``addHistory(_:)``; nil for none. Unused when the input is not a terminal.
+    ///   - completion: What Tab offers on a terminal.
+    ///   - interactive: Whether to edit with readline; nil for whether `input` is a terminal.
+    public init(
+        input: Int32 = STDIN_FILENO,
+        history: LineHistory? = .standard(),
+        completion: CompletionProvider? = nil,
+        interactive: Bool? = nil
+    ) {
+        self.input = input
+        self.history = history
+        self.completionProvider = completion
+        self.isInteractive = interactive ?? (isatty(input) == 1)
+        if isInteractive {
+            Readline.configure(input: input)
+            Readline.loadHistory(history)
+        }
+    }
+
+    /// Reads one line, without its newline.
+    ///
+    /// On a terminal `prompt` is shown and the line edited until Return; Ctrl-C starts the line
+    /// over, and Ctrl-D on an empty line ends the input, moving to a fresh line. Otherwise the
+    /// prompt is not shown and the next line of input is returned; SIGINT, when the REPL
+    /// installed ``SignalInterrupts``, ends the input.
+    ///
+    /// A line may hold newlines: a pasted block, or a multi-line entry recalled from history.
+    ///
+    /// - Parameter prompt: The prompt, e.g. `"flux> "`, or `">> "` for a continuation line.
+    ///   Invisible sequences such as colours go between `\u{1}` and `\u{2}`, as readline requires.
+    /// - Returns: The line, or nil at the end of the input.
+    public func readLine(prompt: String) -> String? {
+        isInteractive ? readTerminalLine(prompt: prompt) : readPipedLine()
+    }
+
+    /// Adds an entry to the history: a line, or the lines of a multi-line chunk joined with
+    /// newlines, recalled as one entry. Blank entries and immediate repeats are skipped, as are
+    /// all entries when the input is not a terminal, so running a script leaves no trace.
+    public func addHistory(_ entry: String) {
+        guard isInteractive, let history, history.add(entry) else { return }
+        add_history(entry)
+    }
+
+    // MARK: - Terminal
+
+    private func readTerminalLine(prompt: String) -> String? {
+        SignalInterrupts.installIfNeeded()
+        SignalInterrupts.enter(.editing, terminal: true)
+        defer { SignalInterrupts.enter(.running, terminal: true) }
+        Readline.prepare(completion: completionProvider)
+
+        Readline.result = nil
+        rl_callback_handler_install(prompt, Readline.lineHandler)
+        while Readline.result == nil {
+            if let signal = SignalInterrupts.takeTerminalSignal() {
+                Readline.suspend(for: signal)
+            }
+            if SignalInterrupts.takeInterrupt() {
+                Readline.startOver(prompt: prompt)
+            }
+            if SignalInterrupts.takeResize() {
+                rl_resize_terminal()
+            }
+            switch Poller.wait(for: input) {
+            case .readable:
+                rl_callback_read_char()
+            case .woken:
+                continue
+            case .closed:
+                rl_callback_handler_remove()
+                Readline.result = .end
+            }
+        }
+        switch Readline.result {
+        case .line(let line)?:
+            return line
+        case .end?, nil:
+            // Readline 8.1 and later end the prompt's line at EOF themselves; older ones leave
+            // the cursor after the prompt, where whatever the REPL prints next would land.
+            if fluxrl_version() < 0x0801 {
+                fputs("\n", fluxrl_stdout())
+                fflush(fluxrl_stdout())
+            }
+            return nil
+        }
+    }
+
+    // MARK: - Pipe or file
+
+    private func readPipedLine() -> String? {
+        let signals = SignalInterrupts.isInstalled
+        if signals { SignalInterrupts.enter(.editing, terminal: false) }
+        defer { if signals { SignalInterrupts.enter(.running, terminal: false) } }
+        while true {
+            if let line = piped.nextLine() { return line }
+            if piped.ended { return nil }
+            if signals, SignalInterrupts.interruptPending {
+                // Nothing was typed to clear: the interrupt ends the input, and stays pending
+                // so the REPL can tell it from the end of the file.
+                piped.end()
+                return nil
+            }
+            switch Poller.wait(for: input, wakeable: signals) {
+            case .readable: piped.fill(from: input)
+            case .woken: continue
+            case .closed: piped.end()
+            }
+        }
+    }
+}
+
+// MARK: -
+
+/// Lines of piped input, split out of what `read` returned.
+private struct PipedInput {
+    private var buffer: [UInt8] = []
+    private(set) var ended = false
+
+    /// The next complete line (the last one may lack its newline once the input ended), without
+    /// its `\n` or `\r\n`; nil when more input is needed or there is none.
+    mutating func nextLine() -> String? {
+        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            var line = buffer[..<newline]
+            buffer.removeSubrange(...newline)
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            return String(decoding: line, as: UTF8.self)
+        }
+        guard ended, !buffer.isEmpty else { return nil }
+        defer { buffer.removeAll() }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Reads what is available; the end of input, or an error, ends it.
+    mutating func fill(from fd: Int32) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count > 0 {
+            buffer.append(contentsOf: chunk[..<count])
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+            ended = true
+        }
+    }
+
+    /// Ends the input, dropping what is left of it.
+    mutating func end() {
+        buffer.removeAll()
+        ended = true
+    }
+}
+
+/// Waiting for input, or for a signal to wake the wait.
+private enum Poller {
+    enum Outcome { case readable, woken, closed }
+
+    /// Waits until `fd` has input (or reached its end), or a signal arrived.
+    ///
+    /// - Parameter wakeable: Whether to also wait on the signal handler's self-pipe.
+    static func wait(for fd: Int32, wakeable: Bool = true) -> Outcome {
+        let wake = wakeable ? SignalInterrupts.wakeDescriptor : -1
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]  // poll skips fd -1
+        // Without a self-pipe a signal landing just before poll() would wait for the next key.
+        let timeout: Int32 = wakeable && wake < 0 ? 100 : -1
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if ready < 0 { return errno == EINTR ? .woken : .closed }
+        if fds[1].revents != 0 { SignalInterrupts.drainWakeups() }
+        let events = fds[0].revents
+        if events & Int16(POLLNVAL) != 0 { return .closed }
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { return .readable }
+        return .woken
+    }
+}
+
+/// Readline's global state, set up for the editor; touched from the reading thread only.
+private enum Readline {
+    enum Result { case line(String), end }
+
+    /// The outcome of the line being read, set by ``lineHandler``.
+    nonisolated(unsafe) static var result: Result?
+    nonisolated(unsafe) private static var configured = false
+    // Readline keeps these pointers, so they live as long as the process.
+    nonisolated(unsafe) private static let name = strdup("fluxsh")
+    nonisolated(unsafe) private static let wordBreaks = strdup(LineEditor.wordBreakCharacters)
+    nonisolated(unsafe) private static var instream: UnsafeMutablePointer<FILE>?
+
+    /// The callback interface's line handler: readline calls it with the line, or NULL at EOF.
+    static let lineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
+        // Removing the handler here keeps readline from printing the prompt again.
+        rl_callback_handler_remove()
+        if let line {
+            Readline.result = .line(String(cString: line))
+            free(line)
+        } else {
+            Readline.result = .end
+        }
+    }
+
+    /// One-time settings, before readline first initializes (which reads `~/.inputrc`).
+    static func configure(input: Int32) {
+        if input != STDIN_FILENO { instream = fdopen(dup(input), "r") }
+        guard !configured else { return }
+        configured = true
+        fluxrl_set_readline_name(name)
+        // The editor handles signals itself, in its poll loop (SignalInterrupts).
+        fluxrl_set_catch_signals(0)
+        fluxrl_set_catch_sigwinch(0)
+        fluxrl_set_change_environment(0)
+    }
+
+    /// Replaces readline's history with `history`'s entries, bounded the same way.
+    static func loadHistory(_ history: LineHistory?) {
+        clear_history()
+        guard let history else { return }
+        stifle_history(Int32(clamping: history.limit))
+        for entry in history.entries { add_history(entry) }
+    }
+
+    /// Settings for each line: another editor or the REPL may have changed them in between.
+    static func prepare(completion: CompletionProvider?) {
+        fluxrl_set_instream(instream ?? fluxrl_stdin())
+        fluxrl_set_outstream(fluxrl_stdout())
+        fluxrl_set_completer_word_break_characters(wordBreaks)
+        fluxrl_set_attempted_completion_function(CompletionBridge.hook)
+        CompletionBridge.provider = completion
+        using_history()  // Up starts from the newest entry
+        if SignalInterrupts.takeResize() { rl_reset_screen_size() }
+    }
+
+    /// Ctrl-C: abandons the line (and any search or numeric argument in progress) and shows the
+    /// prompt again on a fresh line, as bash does.
+    static func startOver(prompt: String) {
+        rl_free_line_state()
+        rl_callback_sigcleanup()
+        fluxrl_set_point(fluxrl_end())  // so ^C lands after the text, not in its middle
+        rl_redisplay()
+        rl_echo_signal_char(SIGINT)
+        rl_callback_handler_remove()
+        fputs("\n", fluxrl_stdout())
+        using_history()
+        rl_callback_handler_install(prompt, lineHandler)  // an empty line, the prompt shown
+    }
+
+    /// Ctrl-Z, SIGTERM, SIGHUP or SIGQUIT while editing: puts the terminal back, lets the signal
+    /// act as it would have, and, if the process carries on (after `fg`), redraws the line.
+    static func suspend(for signal: Int32) {
+        rl_cleanup_after_signal()
+        // The shell reports a stop on a line of its own, but not the end of the process.
+        if signal != SIGTSTP { fputs("\n", fluxrl_stdout()) }
+        fflush(fluxrl_stdout())
+        SignalInterrupts.deliverWithPreviousAction(signal)
+        rl_reset_after_signal()
+        if SignalInterrupts.takeResize() { rl_resize_terminal() }
+        rl_forced_update_display()
+    }
+}
