@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,9 +63,12 @@ static inline void fluxrl_set_completer_word_break_characters(const char *charac
 static inline void fluxrl_set_completion_append_character(int character) {
     rl_completion_append_character = character;
 }
+static inline int fluxrl_completion_append_character(void) { return rl_completion_append_character; }
 static inline void fluxrl_set_attempted_completion_over(int over) { rl_attempted_completion_over = over; }
+static inline int fluxrl_attempted_completion_over(void) { return rl_attempted_completion_over; }
 /* On: readline treats the matches as paths (a `/` after a directory, quoting of odd names). */
 static inline void fluxrl_set_filename_completion_desired(int on) { rl_filename_completion_desired = on; }
+static inline int fluxrl_filename_completion_desired(void) { return rl_filename_completion_desired; }
 
 /* Paths matching `text`, as readline's default completion finds them. */
 static inline char **fluxrl_filename_matches(const char *text) {
@@ -168,14 +172,15 @@ static inline void fluxrl_signal_drain_wake_pipe(void) {
     while (read(fluxrl_signal_wake_fds_[0], buffer, sizeof buffer) > 0) {}
 }
 
-/* Routes `sig` to the handler, remembering the previous action. A signal the process ignores
- * (SIGHUP under nohup) stays ignored. SA_RESTART keeps blocking reads and writes of running code
- * from failing with EINTR; poll() is interrupted regardless. Returns 0, or -1 with errno set. */
-static inline int fluxrl_signal_catch(int sig) {
+/* Routes `sig` to the handler, remembering the previous action. With `keep_ignored`, a signal
+ * the process ignores (SIGHUP under nohup) stays ignored, as readline does for all but SIGINT.
+ * SA_RESTART keeps blocking reads and writes of running code from failing with EINTR; poll() is
+ * interrupted regardless. Returns 0, or -1 with errno set. */
+static inline int fluxrl_signal_catch(int sig, int keep_ignored) {
     if (sig <= 0 || sig >= NSIG || fluxrl_signal_caught_()[sig]) return 0;
     struct sigaction action;
     if (sigaction(sig, NULL, &fluxrl_signal_previous_()[sig]) != 0) return -1;
-    if (fluxrl_signal_previous_()[sig].sa_handler == SIG_IGN) return 0;
+    if (keep_ignored && fluxrl_signal_previous_()[sig].sa_handler == SIG_IGN) return 0;
     memset(&action, 0, sizeof action);
     action.sa_handler = fluxrl_signal_handler;
     sigemptyset(&action.sa_mask);
@@ -190,6 +195,17 @@ static inline void fluxrl_signal_release(int sig) {
     if (sig <= 0 || sig >= NSIG || !fluxrl_signal_caught_()[sig]) return;
     sigaction(sig, &fluxrl_signal_previous_()[sig], NULL);
     fluxrl_signal_caught_()[sig] = 0;
+}
+
+/* Sends `sig` to the calling thread with `sig` unblocked there for the moment, so it is acted on
+ * before this returns even on a thread that blocks signals (as thread-pool threads do). */
+static inline void fluxrl_signal_raise_here(int sig) {
+    sigset_t unblock, previous;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, sig);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, &previous);
+    raise(sig);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
 }
 
 static inline void fluxrl_signal_set_phase(int phase) { fluxrl_signal_phase_ = phase; }

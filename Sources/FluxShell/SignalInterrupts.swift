@@ -68,8 +68,9 @@ public enum SignalInterrupts {
         // timeout so a signal landing just before poll() is noticed soon after.
         _ = fluxrl_signal_open_wake_pipe()
         fluxrl_signal_set_phase(FLUXRL_RUNNING)
-        _ = fluxrl_signal_catch(SIGINT)
-        _ = fluxrl_signal_catch(SIGWINCH)
+        // Caught even when ignored, as readline does: Ctrl-C must reach the editor.
+        _ = fluxrl_signal_catch(SIGINT, 0)
+        _ = fluxrl_signal_catch(SIGWINCH, 0)
         installed = true
     }
 
@@ -112,7 +113,7 @@ public enum SignalInterrupts {
             _ = fluxrl_signal_take_interrupt()
             fluxrl_signal_set_phase(FLUXRL_EDITING)
             if terminal, !catchingTerminalSignals {
-                for signal in terminalSignals { _ = fluxrl_signal_catch(signal) }
+                for signal in terminalSignals { _ = fluxrl_signal_catch(signal, 1) }
                 catchingTerminalSignals = true
             }
         case .running:
@@ -144,8 +145,9 @@ public enum SignalInterrupts {
     /// SIGTSTP, ending the process for the others by default — then catches it again if the
     /// process is still here. The caller has put the terminal back first.
     static func deliverWithPreviousAction(_ signal: Int32) {
+        guard catchingTerminalSignals else { return }
         fluxrl_signal_release(signal)
-        raise(signal)  // not blocked here, so acted on before raise returns
-        _ = fluxrl_signal_catch(signal)
+        fluxrl_signal_raise_here(signal)
+        _ = fluxrl_signal_catch(signal, 1)
     }
 }
