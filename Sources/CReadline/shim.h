@@ -8,9 +8,10 @@
  * The signal handler lives here too: a handler may only touch `volatile sig_atomic_t` flags and
  * call async-signal-safe functions, which is easiest to guarantee in C.
  *
- * Every `static` variable in this header exists once per object file that uses it, so all the
- * `fluxrl_signal_*` functions (the only ones with state of their own) are called from a single
- * Swift file, Sources/FluxShell/SignalInterrupts.swift. The readline accessors are stateless.
+ * Every `static` variable in this header, file-scope or function-local, exists once per object
+ * file that uses it, so the `fluxrl_signal_*` functions that share the signal state are called
+ * from a single Swift file, Sources/FluxShell/SignalInterrupts.swift. The readline accessors and
+ * fluxrl_signal_raise_here have no state of their own and may be called from anywhere.
  */
 #ifndef FLUXSHELL_CREADLINE_SHIM_H
 #define FLUXSHELL_CREADLINE_SHIM_H
@@ -103,17 +104,17 @@ static inline int fluxrl_history_length(void) { return history_length; }
 static volatile sig_atomic_t fluxrl_signal_phase_ = FLUXRL_RUNNING;
 static volatile sig_atomic_t fluxrl_signal_interrupts_ = 0;
 static volatile sig_atomic_t fluxrl_signal_resized_ = 0;
-/* The last catastrophic signal (SIGTSTP, SIGTERM, SIGHUP, SIGQUIT) seen while editing, or 0. */
+/* The last terminal signal (SIGTSTP, SIGTERM, SIGHUP, SIGQUIT) caught while editing, or 0. */
 static volatile sig_atomic_t fluxrl_signal_other_ = 0;
 static void (*volatile fluxrl_signal_interrupt_function_)(void) = NULL;
 static int fluxrl_signal_wake_fds_[2] = {-1, -1};
 /* Function-local statics: Swift's importer emits those, but not a file-scope array with no
  * initializer (a C tentative definition). */
-static struct sigaction *fluxrl_signal_previous_(void) {
+static struct sigaction *fluxrl_signal_previous_actions(void) {
     static struct sigaction previous[NSIG];
     return previous;
 }
-static char *fluxrl_signal_caught_(void) {
+static char *fluxrl_signal_caught_flags(void) {
     static char caught[NSIG];
     return caught;
 }
@@ -177,24 +178,24 @@ static inline void fluxrl_signal_drain_wake_pipe(void) {
  * SA_RESTART keeps blocking reads and writes of running code from failing with EINTR; poll() is
  * interrupted regardless. Returns 0, or -1 with errno set. */
 static inline int fluxrl_signal_catch(int sig, int keep_ignored) {
-    if (sig <= 0 || sig >= NSIG || fluxrl_signal_caught_()[sig]) return 0;
+    if (sig <= 0 || sig >= NSIG || fluxrl_signal_caught_flags()[sig]) return 0;
     struct sigaction action;
-    if (sigaction(sig, NULL, &fluxrl_signal_previous_()[sig]) != 0) return -1;
-    if (keep_ignored && fluxrl_signal_previous_()[sig].sa_handler == SIG_IGN) return 0;
+    if (sigaction(sig, NULL, &fluxrl_signal_previous_actions()[sig]) != 0) return -1;
+    if (keep_ignored && fluxrl_signal_previous_actions()[sig].sa_handler == SIG_IGN) return 0;
     memset(&action, 0, sizeof action);
     action.sa_handler = fluxrl_signal_handler;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     if (sigaction(sig, &action, NULL) != 0) return -1;
-    fluxrl_signal_caught_()[sig] = 1;
+    fluxrl_signal_caught_flags()[sig] = 1;
     return 0;
 }
 
 /* Gives `sig` back its action from before fluxrl_signal_catch. */
 static inline void fluxrl_signal_release(int sig) {
-    if (sig <= 0 || sig >= NSIG || !fluxrl_signal_caught_()[sig]) return;
-    sigaction(sig, &fluxrl_signal_previous_()[sig], NULL);
-    fluxrl_signal_caught_()[sig] = 0;
+    if (sig <= 0 || sig >= NSIG || !fluxrl_signal_caught_flags()[sig]) return;
+    sigaction(sig, &fluxrl_signal_previous_actions()[sig], NULL);
+    fluxrl_signal_caught_flags()[sig] = 0;
 }
 
 /* Sends `sig` to the calling thread with `sig` unblocked there for the moment, so it is acted on

@@ -101,7 +101,7 @@ public final class LineEditor {
         rl_callback_handler_install(prompt, Readline.lineHandler)
         while Readline.result == nil {
             if let signal = SignalInterrupts.takeTerminalSignal() {
-                Readline.suspend(for: signal)
+                Readline.deliver(signal)
             }
             if SignalInterrupts.takeInterrupt() {
                 Readline.startOver(prompt: prompt)
@@ -290,7 +290,7 @@ private enum Readline {
 
     /// Ctrl-Z, SIGTERM, SIGHUP or SIGQUIT while editing: puts the terminal back, lets the signal
     /// act as it would have, and, if the process carries on (after `fg`), redraws the line.
-    static func suspend(for signal: Int32) {
+    static func deliver(_ signal: Int32) {
         rl_cleanup_after_signal()
         // The shell reports a stop on a line of its own, but not the end of the process.
         if signal != SIGTSTP { fputs("\n", fluxrl_stdout()) }
