@@ -1,3 +1,351 @@
+/*
+ * The C side of FluxLua: everything Swift cannot or must not do itself.
+ *
+ * - The C API's function-like macros (lua_pop, lua_newtable, lua_pcall, …), which Swift cannot import.
+ * - Everything that may raise a Lua error (longjmp): the trampoline that calls Swift functions and raises
+ *   their errors once Swift has returned, the count hook that stops runaway scripts, the message handler.
+ *   A longjmp must never cross a Swift frame, so Swift only calls API functions that cannot raise, and
+ *   calls Lua code only through flux_pcall.
+ * - The allocator that caps a state's memory.
+ *
+ * Everything is `static inline` so the module needs no C target. The one process-wide variable (the
+ * interrupt counter a signal handler bumps) lives in a weak function, so every object file that includes
+ * this header shares a single copy.
+ */
+#ifndef FLUX_LUA_SHIM_H
+#define FLUX_LUA_SHIM_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <lua5.4/lua.h>
 #include <lua5.4/lauxlib.h>
 #include <lua5.4/lualib.h>
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Macros Swift cannot import
+ * ------------------------------------------------------------------------------------------------------- */
+
+static inline int flux_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline int flux_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline void flux_pop(lua_State *L, int n) { lua_pop(L, n); }
+static inline void flux_newtable(lua_State *L) { lua_newtable(L); }
+static inline void flux_insert(lua_State *L, int idx) { lua_insert(L, idx); }
+static inline void flux_remove(lua_State *L, int idx) { lua_remove(L, idx); }
+static inline void flux_replace(lua_State *L, int idx) { lua_replace(L, idx); }
+static inline void flux_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
+static inline int flux_getmetatable(lua_State *L, const char *tname) { return luaL_getmetatable(L, tname); }
+static inline const char *flux_typename(lua_State *L, int idx) { return luaL_typename(L, idx); }
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Per-state control block
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* Calls the Swift function `box` stands for. Returns its result count, or one of the FLUX_RAISE values
+ * once it has pushed an error value. */
+typedef int (*FluxSwiftCall)(lua_State *L, void *box);
+/* Releases a Swift object a userdata held (a function box or an object pushed to Lua). */
+typedef void (*FluxSwiftRelease)(void *box);
+
+/* What a Swift function returns after pushing an error value. */
+#define FLUX_RAISE (-1)       /* raise the value on top as it is */
+#define FLUX_RAISE_WHERE (-2) /* a message string is on top: prefix the caller's position, as luaL_error does */
+
+/* Why the count hook stopped a call. */
+#define FLUX_STOP_NONE 0
+#define FLUX_STOP_INTERRUPTED 1
+#define FLUX_STOP_BUDGET 2
+
+/* The hook runs every FLUX_HOOK_INTERVAL instructions (or every `budget` ones when that is smaller). */
+#define FLUX_HOOK_INTERVAL 1000
+
+/* Registry names. */
+#define FLUX_BOX_METATABLE "flux.SwiftFunction"
+#define FLUX_TRACEBACK_KEY "flux.traceback"
+
+typedef struct FluxControl {
+    lua_State *state;             /* the main thread; NULL once the state is closing */
+    void *owner;                  /* the Swift object that owns this block (unretained) */
+    FluxSwiftCall call;
+    FluxSwiftRelease release;
+
+    size_t used;                  /* bytes allocated by the state */
+    size_t limit;                 /* 0: no limit */
+    int enforce;                  /* the limit applies only while Lua code runs, never while Swift does */
+
+    long long budget;             /* instructions per outermost call; 0: no budget */
+    long long remaining;
+    int hook_count;               /* the hook's normal pace */
+    int depth;                    /* nesting of flux_pcall */
+    int stop;                     /* FLUX_STOP_…: sticky until the outermost call returns */
+
+    int interrupt_requests;       /* bumped atomically by flux_interrupt, from any thread or a signal handler */
+    int interrupts_seen;          /* interrupt_requests when the outermost call began */
+    int global_interrupts_seen;   /* the process-wide counter when the outermost call began */
+} FluxControl;
+
+/* The block of the state L belongs to; every thread of a state carries it in its extra space. */
+static inline FluxControl *flux_getcontrol(lua_State *L) {
+    return *(FluxControl **)lua_getextraspace(L);
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Interrupts: async-signal-safe, callable from any thread
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* The process-wide interrupt counter. Weak, so all object files share one copy (a static variable in a
+ * header would give each its own). */
+__attribute__((weak)) volatile sig_atomic_t *flux_global_interrupts(void) {
+    static volatile sig_atomic_t counter;
+    return &counter;
+}
+
+/* Asks the call running in one state to stop with "interrupted". */
+static inline void flux_interrupt(FluxControl *control) {
+    __atomic_fetch_add(&control->interrupt_requests, 1, __ATOMIC_RELAXED);
+}
+
+/* Asks the calls running in every state to stop with "interrupted": for a SIGINT handler. */
+static inline void flux_interrupt_all(void) {
+    __atomic_fetch_add(flux_global_interrupts(), 1, __ATOMIC_RELAXED);
+}
+
+/* Requests made before the outermost call began do not count: they were meant for an earlier one. */
+static inline int flux_interrupt_pending(FluxControl *control) {
+    return __atomic_load_n(&control->interrupt_requests, __ATOMIC_RELAXED) != control->interrupts_seen
+        || __atomic_load_n(flux_global_interrupts(), __ATOMIC_RELAXED) != control->global_interrupts_seen;
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Allocator with a cap
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* A lua_Alloc that refuses to grow past control->limit while Lua code runs; Lua then collects garbage and
+ * retries, and raises "not enough memory" if that does not help. Shrinking never fails, as Lua requires. */
+static void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    FluxControl *control = (FluxControl *)ud;
+    size_t old = ptr != NULL ? osize : 0; /* without a block, osize tells the object's type */
+    if (nsize == 0) {
+        free(ptr);
+        control->used -= old;
+        return NULL;
+    }
+    if (control->enforce && control->limit != 0 && nsize > old
+        && (control->used >= control->limit || nsize - old > control->limit - control->used))
+        return NULL;
+    void *block = realloc(ptr, nsize);
+    if (block != NULL) control->used = control->used - old + nsize;
+    return block;
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Count hook: instruction budget and interrupts
+ * ------------------------------------------------------------------------------------------------------- */
+
+static void flux_hook(lua_State *L, lua_Debug *ar) {
+    FluxControl *control = flux_getcontrol(L);
+    (void)ar;
+    if (control->stop == FLUX_STOP_NONE) {
+        if (control->depth > 0 && flux_interrupt_pending(control))
+            control->stop = FLUX_STOP_INTERRUPTED;
+        else if (control->depth > 0 && control->budget > 0
+                 && (control->remaining -= lua_gethookcount(L)) <= 0)
+            control->stop = FLUX_STOP_BUDGET;
+        else {
+            /* A coroutine created while a call was being stopped inherited the every-instruction hook. */
+            if (lua_gethookcount(L) != control->hook_count)
+                lua_sethook(L, flux_hook, LUA_MASKCOUNT, control->hook_count);
+            return;
+        }
+    }
+    /* Raise again at every instruction until the outermost call returns, so a script that catches the
+     * error with pcall cannot keep running. */
+    lua_sethook(L, flux_hook, LUA_MASKCOUNT, 1);
+    luaL_where(L, 0); /* level 0: the Lua function that was running, not its caller */
+    lua_pushstring(L, control->stop == FLUX_STOP_INTERRUPTED ? "interrupted" : "instruction budget exceeded");
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Message handler and protected calls
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* [err] -> [message]. Renders the error object as lua.c does and keeps the traceback apart, in the
+ * registry, so Swift gets message and traceback separately. */
+static int flux_msghandler(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER) {
+        lua_tostring(L, 1);
+        lua_settop(L, 1);
+    } else {
+        int rendered = 0;
+        if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) { /* [err, __tostring] */
+            lua_pushvalue(L, 1);                                /* [err, __tostring, err] */
+            rendered = lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING;
+            if (!rendered) lua_pop(L, 1);                       /* a failing __tostring is no message */
+        }
+        if (!rendered) lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }                                                           /* [.., message] */
+    luaL_traceback(L, L, NULL, 1);                              /* [.., message, traceback] */
+    lua_setfield(L, LUA_REGISTRYINDEX, FLUX_TRACEBACK_KEY);     /* [.., message] */
+    return 1;
+}
+
+/* First call of a burst: fresh budget, earlier interrupt requests forgotten, hook at its normal pace. */
+static inline void flux_begin_outermost(lua_State *L, FluxControl *control) {
+    int count = FLUX_HOOK_INTERVAL;
+    control->stop = FLUX_STOP_NONE;
+    control->remaining = control->budget;
+    control->interrupts_seen = __atomic_load_n(&control->interrupt_requests, __ATOMIC_RELAXED);
+    control->global_interrupts_seen = __atomic_load_n(flux_global_interrupts(), __ATOMIC_RELAXED);
+    if (control->budget > 0 && control->budget < count) count = (int)control->budget;
+    control->hook_count = count;
+    lua_sethook(L, flux_hook, LUA_MASKCOUNT, count);
+}
+
+/* [.., f, args…] -> [.., results…] or [.., message]. lua_pcall with the message handler, the memory cap
+ * enforced, and the budget and interrupts checked. `stop` receives why the hook stopped the call. */
+static inline int flux_pcall(lua_State *L, int nargs, int nresults, int *stop) {
+    FluxControl *control = flux_getcontrol(L);
+    int base = lua_gettop(L) - nargs; /* the function's slot; the handler goes there */
+    int enforce = control->enforce;
+    int status;
+    if (control->depth == 0) flux_begin_outermost(L, control);
+    lua_pushcfunction(L, flux_msghandler); /* a light C function: no allocation */
+    lua_insert(L, base);
+    control->enforce = 1;
+    control->depth++;
+    status = lua_pcall(L, nargs, nresults, base);
+    control->depth--;
+    control->enforce = enforce;
+    lua_remove(L, base);
+    *stop = control->stop;
+    if (control->depth == 0 && control->stop != FLUX_STOP_NONE) {
+        control->stop = FLUX_STOP_NONE;
+        lua_sethook(L, flux_hook, LUA_MASKCOUNT, control->hook_count);
+    }
+    return status;
+}
+
+/* [..] -> [.., traceback or false]. The traceback the handler saved for the last runtime error. */
+static inline void flux_pushtraceback(lua_State *L) {
+    lua_getfield(L, LUA_REGISTRYINDEX, FLUX_TRACEBACK_KEY);
+    lua_pushboolean(L, 0); /* false, not nil: the key stays, so the handler's next store never allocates */
+    lua_setfield(L, LUA_REGISTRYINDEX, FLUX_TRACEBACK_KEY);
+}
+
+/* [..] -> [.., chunk] or [.., message]. Compiles under the memory cap; the parser is protected. */
+static inline int flux_load(lua_State *L, const char *source, size_t length, const char *name, const char *mode) {
+    FluxControl *control = flux_getcontrol(L);
+    int enforce = control->enforce;
+    int status;
+    control->enforce = 1;
+    status = luaL_loadbufferx(L, source, length, name, mode);
+    control->enforce = enforce;
+    return status;
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Swift functions and objects
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* The C function behind every Swift function. Upvalue 1 is a userdata holding the Swift box. Swift runs
+ * without the memory cap (an allocation failure would raise across its frames) and reports errors by
+ * returning a FLUX_RAISE value; the error is raised here, after Swift has returned. */
+static int flux_trampoline(lua_State *L) {
+    FluxControl *control = flux_getcontrol(L);
+    void *box = *(void **)lua_touserdata(L, lua_upvalueindex(1));
+    int enforce = control->enforce;
+    int results;
+    if (box == NULL) return luaL_error(L, "attempt to call a Swift function that was released");
+    control->enforce = 0;
+    results = control->call(L, box);
+    control->enforce = enforce;
+    if (results >= 0) return results;
+    if (results == FLUX_RAISE_WHERE && lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);  /* [.., message, where] */
+        lua_insert(L, -2); /* [.., where, message] */
+        lua_concat(L, 2);  /* [.., where..message] */
+    }
+    return lua_error(L);
+}
+
+/* __gc of every userdata that holds a Swift object: drops the retain the userdata held. The slot is
+ * cleared first, so a finalized userdata reached again (another finalizer, lua_close) holds nothing. */
+static int flux_box_gc(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, 1);
+    if (slot != NULL && *slot != NULL) {
+        void *box = *slot;
+        *slot = NULL;
+        flux_getcontrol(L)->release(box);
+    }
+    return 0;
+}
+
+/* [..] -> [.., userdata]. A userdata holding `box`, which the userdata now owns; no metatable yet. */
+static inline void flux_newbox(lua_State *L, void *box) {
+    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = box;
+}
+
+/* The Swift object a userdata made by flux_newbox holds, or NULL once finalized. */
+static inline void *flux_box(lua_State *L, int idx) {
+    void **slot = (void **)lua_touserdata(L, idx);
+    return slot != NULL ? *slot : NULL;
+}
+
+/* [.., metatable] -> [.., metatable]. Makes the userdata that get this metatable release their box. */
+static inline void flux_setboxgc(lua_State *L) {
+    lua_pushcfunction(L, flux_box_gc);
+    lua_setfield(L, -2, "__gc");
+}
+
+/* [..] -> [.., function]. A Lua function calling the Swift function `box` stands for. */
+static inline void flux_pushswiftfunction(lua_State *L, void *box) {
+    flux_newbox(L, box);                     /* [.., box] */
+    luaL_setmetatable(L, FLUX_BOX_METATABLE);
+    lua_pushcclosure(L, flux_trampoline, 1); /* [.., function] */
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * State
+ * ------------------------------------------------------------------------------------------------------- */
+
+static int flux_panic(lua_State *L) {
+    const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "error object is not a string";
+    fprintf(stderr, "PANIC: unprotected error in call to Lua API (%s)\n", message);
+    fflush(stderr);
+    return 0; /* Lua aborts */
+}
+
+static int flux_setup(lua_State *L) {
+    luaL_openlibs(L);
+    luaL_newmetatable(L, FLUX_BOX_METATABLE); /* [metatable] */
+    flux_setboxgc(L);
+    lua_pop(L, 1);
+    lua_pushboolean(L, 0); /* reserve the traceback slot so storing into it never allocates */
+    lua_setfield(L, LUA_REGISTRYINDEX, FLUX_TRACEBACK_KEY);
+    return 0;
+}
+
+/* A new state with the standard libraries, allocating through `control` and watched by the count hook.
+ * NULL when memory runs out. */
+static inline lua_State *flux_newstate(FluxControl *control) {
+    lua_State *L = lua_newstate(flux_alloc, control);
+    if (L == NULL) return NULL;
+    *(FluxControl **)lua_getextraspace(L) = control; /* new threads copy the main thread's extra space */
+    control->state = L;
+    control->hook_count = FLUX_HOOK_INTERVAL;
+    lua_atpanic(L, flux_panic);
+    lua_sethook(L, flux_hook, LUA_MASKCOUNT, FLUX_HOOK_INTERVAL);
+    lua_pushcfunction(L, flux_setup);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        lua_close(L);
+        control->state = NULL;
+        return NULL;
+    }
+    return L;
+}
+
+#endif

@@ -1,0 +1,28 @@
+/// A bad argument to a Swift function called from Lua, worded like `luaL_argerror`:
+/// "bad argument #1 to 'dispatch' (table expected, got nil)".
+///
+/// ```swift
+/// guard lua.type(at: 1) == .table else {
+///     throw LuaArgumentError(1, function: "dispatch", "table expected, got \(lua.type(at: 1).name)")
+/// }
+/// ```
+public struct LuaArgumentError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The argument's position, from 1.
+    public var position: Int32
+    /// The function's name as scripts call it, when known.
+    public var function: String?
+    /// What is wrong: "table expected, got nil".
+    public var problem: String
+
+    /// The error for argument `position` of `function`.
+    public init(_ position: Int32, function: String? = nil, _ problem: String) {
+        self.position = position
+        self.function = function
+        self.problem = problem
+    }
+
+    /// "bad argument #1 to 'dispatch' (table expected, got nil)".
+    public var description: String {
+        "bad argument #\(position)" + (function.map { " to '\($0)'" } ?? "") + " (\(problem))"
+    }
+}

@@ -1,0 +1,50 @@
+/// The coding keys the Lua encoder and decoder make up: a root name, a dictionary key, an array position.
+///
+/// Array positions are written "Index n", so `CodingPath.describe` shows them one-based, as Lua counts.
+struct LuaCodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+
+    init(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+
+    /// The key of the element at zero-based `index` of an array.
+    init(index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
+    }
+
+    /// The key "super", used by `superEncoder()` and `superDecoder()`.
+    static let `super` = LuaCodingKey(stringValue: "super")
+}
+
+/// A key in a Lua table being encoded: a string or an integer.
+enum LuaTableKey {
+    case name(String)
+    case index(Int)
+
+    /// Keys of Swift dictionaries with integer keys (stringValue == String(intValue)) become integer keys;
+    /// every other key (including enum coding keys with integer raw values) is its name.
+    init(_ key: some CodingKey) {
+        if let index = key.intValue, key.stringValue == String(index) {
+            self = .index(index)
+        } else {
+            self = .name(key.stringValue)
+        }
+    }
+
+    /// [..] -> [.., key]
+    func push(to stack: LuaStack) {
+        switch self {
+        case let .name(name): stack.push(name)
+        case let .index(index): stack.push(index)
+        }
+    }
+}
