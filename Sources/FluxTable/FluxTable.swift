@@ -1,1 +1,0 @@
-// FluxTable: under construction.
