@@ -204,27 +204,41 @@ static inline void flux_begin_outermost(lua_State *L, FluxControl *control) {
     lua_sethook(L, flux_hook, LUA_MASKCOUNT, count);
 }
 
-/* [.., f, args…] -> [.., results…] or [.., message]. lua_pcall with the message handler, the memory cap
- * enforced, and the budget and interrupts checked. `stop` receives why the hook stopped the call. */
-static inline int flux_pcall(lua_State *L, int nargs, int nresults, int *stop) {
+/* [..] -> [.., handler]. The message handler, for flux_pcallwith; a light C function: no allocation. */
+static inline void flux_pushmsghandler(lua_State *L) {
+    lua_pushcfunction(L, flux_msghandler);
+}
+
+/* [.., handler, .., f, args…] -> [.., handler, .., results…] or [.., handler, .., message].
+ * lua_pcall with the message handler at `handler`, the memory cap enforced, and the budget and
+ * interrupts checked. `stop` receives why the hook stopped the call. */
+static inline int flux_pcallwith(lua_State *L, int nargs, int nresults, int handler, int *stop) {
     FluxControl *control = flux_getcontrol(L);
-    int base = lua_gettop(L) - nargs; /* the function's slot; the handler goes there */
     int enforce = control->enforce;
     int status;
     if (control->depth == 0) flux_begin_outermost(L, control);
-    lua_pushcfunction(L, flux_msghandler); /* a light C function: no allocation */
-    lua_insert(L, base);
     control->enforce = 1;
     control->depth++;
-    status = lua_pcall(L, nargs, nresults, base);
+    status = lua_pcall(L, nargs, nresults, handler);
     control->depth--;
     control->enforce = enforce;
-    lua_remove(L, base);
     *stop = control->stop;
     if (control->depth == 0 && control->stop != FLUX_STOP_NONE) {
         control->stop = FLUX_STOP_NONE;
         lua_sethook(L, flux_hook, LUA_MASKCOUNT, control->hook_count);
     }
+    return status;
+}
+
+/* [.., f, args…] -> [.., results…] or [.., message]. flux_pcallwith, the handler slipped in below the
+ * function and taken out afterwards. Needs one free slot. */
+static inline int flux_pcall(lua_State *L, int nargs, int nresults, int *stop) {
+    int base = lua_gettop(L) - nargs; /* the function's slot; the handler goes there */
+    int status;
+    flux_pushmsghandler(L);
+    lua_insert(L, base);
+    status = flux_pcallwith(L, nargs, nresults, base, stop);
+    lua_remove(L, base);
     return status;
 }
 

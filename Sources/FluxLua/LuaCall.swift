@@ -49,11 +49,14 @@ extension LuaStack {
     ) throws -> Result {
         let base = top
         defer { top = base }
-        try ensureSpace(2)
-        push(function)                 // [.., f]
-        try arguments(self)            // [.., f, args…]
-        try pcall(arguments: top - base - 1, results: results) // [.., results…]
-        return try read(self, (base + 1) ..< (top + 1))
+        try ensureSpace(3)
+        flux_pushmsghandler(state)     // [.., handler]: placed first, so nothing needs moving
+        push(function)                 // [.., handler, f]
+        try arguments(self)            // [.., handler, f, args…]
+        var stop: Int32 = 0
+        let status = flux_pcallwith(state, top - base - 2, results, base + 1, &stop)
+        guard status == LUA_OK else { throw LuaError(status: status, stop: stop, popping: self) }
+        return try read(self, (base + 2) ..< (top + 1)) // [.., handler, results…]
     }
 
     /// Calls `function` with the arguments `arguments` pushes, discarding its results.

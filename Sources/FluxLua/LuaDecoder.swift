@@ -210,35 +210,35 @@ struct LuaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         try decodeIfPresent(type, key)
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(type, key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodePrimitive(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodePrimitive(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodePrimitive(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodePrimitive(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodePrimitive(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodePrimitive(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodePrimitive(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodePrimitive(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodePrimitive(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodePrimitive(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodePrimitive(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodePrimitive(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodePrimitive(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodePrimitive(type, key) }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodePrimitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodePrimitiveIfPresent(type, key) }
 
     /// A nil value is an error unless `T` is an optional. One table lookup per field.
     private func decode<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
@@ -250,6 +250,19 @@ struct LuaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     private func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
         try decoder.withValue({ push(key) }) { index in
             stack.isNil(at: index) ? nil : try decoder.decode(type, at: index, path: codingPath + [key])
+        }
+    }
+
+    /// The typed requirements skip the dynamic type checks of the generic path.
+    private func decodePrimitive<P: LuaPrimitive>(_ type: P.Type, _ key: Key) throws -> P {
+        try decoder.withValue({ push(key) }) { index in
+            try P.decode(from: stack, at: index, path: { codingPath + [key] })
+        }
+    }
+
+    private func decodePrimitiveIfPresent<P: LuaPrimitive>(_ type: P.Type, _ key: Key) throws -> P? {
+        try decoder.withValue({ push(key) }) { index in
+            stack.isNil(at: index) ? nil : try P.decode(from: stack, at: index, path: { codingPath + [key] })
         }
     }
 
@@ -382,20 +395,20 @@ struct LuaSingleValueDecodingContainer: SingleValueDecodingContainer {
         try decodeValue(type)
     }
 
-    func decode(_ type: Bool.Type) throws -> Bool { try decodeValue(type) }
-    func decode(_ type: String.Type) throws -> String { try decodeValue(type) }
-    func decode(_ type: Double.Type) throws -> Double { try decodeValue(type) }
-    func decode(_ type: Float.Type) throws -> Float { try decodeValue(type) }
-    func decode(_ type: Int.Type) throws -> Int { try decodeValue(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decodeValue(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decodeValue(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decodeValue(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decodeValue(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decodeValue(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeValue(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeValue(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeValue(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeValue(type) }
+    func decode(_ type: Bool.Type) throws -> Bool { try Bool.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: String.Type) throws -> String { try String.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: Double.Type) throws -> Double { try Double.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: Float.Type) throws -> Float { try Float.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: Int.Type) throws -> Int { try Int.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try Int8.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try Int16.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try Int32.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try Int64.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: UInt.Type) throws -> UInt { try UInt.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try UInt8.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try UInt16.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try UInt32.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try UInt64.decode(from: decoder.stack, at: decoder.index, path: { codingPath }) }
 
     private func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         try decoder.decodeRequired(type, at: decoder.index, path: codingPath)

@@ -163,20 +163,29 @@ struct LuaKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
         lua_rawset(stack.state, table)                                                 // [..]
     }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeValue(value, forKey: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeValue(value, forKey: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodePrimitive(value, forKey: key) }
+
+    /// [..] -> [..], table[key] = value, without the dynamic checks of the generic path.
+    private func encodePrimitive<P: LuaPrimitive>(_ value: P, forKey key: Key) throws {
+        let stack = encoder.stack
+        try stack.ensureSpace(2)
+        LuaTableKey(key).push(to: stack)
+        try value.push(to: stack, path: { codingPath + [key] })
+        lua_rawset(stack.state, table)
+    }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         encoder.child(at: key, table: table, tableKey: LuaTableKey(key)).container(keyedBy: keyType)
@@ -219,20 +228,29 @@ struct LuaUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         encoder.count += 1
     }
 
-    mutating func encode(_ value: Bool) throws { try encodeValue(value) }
-    mutating func encode(_ value: String) throws { try encodeValue(value) }
-    mutating func encode(_ value: Double) throws { try encodeValue(value) }
-    mutating func encode(_ value: Float) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int8) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int16) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int32) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int64) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt8) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt16) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt32) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt64) throws { try encodeValue(value) }
+    mutating func encode(_ value: Bool) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: String) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Double) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Float) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int8) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int16) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int32) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int64) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt8) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt16) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt32) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt64) throws { try encodePrimitive(value) }
+
+    /// [..] -> [..], table[count + 1] = value
+    private mutating func encodePrimitive<P: LuaPrimitive>(_ value: P) throws {
+        let position = encoder.count
+        try encoder.stack.ensureSpace(1)
+        try value.push(to: encoder.stack, path: { codingPath + [LuaCodingKey(index: position)] })
+        lua_rawseti(encoder.stack.state, table, lua_Integer(position + 1))
+        encoder.count += 1
+    }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         nextChild().container(keyedBy: keyType)
@@ -276,18 +294,26 @@ struct LuaSingleValueEncodingContainer: SingleValueEncodingContainer {
         encoder.didPush()
     }
 
-    mutating func encode(_ value: Bool) throws { try encodeValue(value) }
-    mutating func encode(_ value: String) throws { try encodeValue(value) }
-    mutating func encode(_ value: Double) throws { try encodeValue(value) }
-    mutating func encode(_ value: Float) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int8) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int16) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int32) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int64) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt8) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt16) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt32) throws { try encodeValue(value) }
-    mutating func encode(_ value: UInt64) throws { try encodeValue(value) }
+    /// [..] -> [.., v]
+    private mutating func encodePrimitive<P: LuaPrimitive>(_ value: P) throws {
+        precondition(encoder.slot == 0, "a single value container can encode one value")
+        try encoder.stack.ensureSpace(1)
+        try value.push(to: encoder.stack, path: { codingPath })
+        encoder.didPush()
+    }
+
+    mutating func encode(_ value: Bool) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: String) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Double) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Float) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int8) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int16) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int32) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: Int64) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt8) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt16) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt32) throws { try encodePrimitive(value) }
+    mutating func encode(_ value: UInt64) throws { try encodePrimitive(value) }
 }

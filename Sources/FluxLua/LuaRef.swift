@@ -6,8 +6,9 @@ import CLua
 /// call it with `LuaStack.call(_:arguments:)`.
 ///
 /// ```swift
-/// let handler = try vm.run("return function(x) return x * 2 end")  // [.function]
-/// let double = try vm.load("return function(x) return x * 2 end", chunkName: "double")
+/// try vm.run("function double(x) return x * 2 end")
+/// let double = vm.globalRef("double")
+/// try vm.call(double, 21)  // [.integer(42)]
 /// ```
 public final class LuaRef {
     let control: LuaControl

@@ -67,10 +67,14 @@ public final class LuaVM {
     ///
     /// Counted by a `lua_sethook` count hook, so precise to within 1000 instructions. A script that
     /// catches the "instruction budget exceeded" error with `pcall` is stopped again at its next
-    /// instruction. `debug.sethook` replaces the hook for the thread that calls it.
+    /// instruction. `debug.sethook` replaces the hook for the thread that calls it. Set during a call
+    /// (from a Swift function), the new budget counts from that moment.
     public var instructionBudget: Int? {
         get { control.block.pointee.budget == 0 ? nil : Int(control.block.pointee.budget) }
-        set { control.block.pointee.budget = newValue.map { Int64(max(1, $0)) } ?? 0 }
+        set {
+            control.block.pointee.budget = newValue.map { Int64(max(1, $0)) } ?? 0
+            control.block.pointee.remaining = control.block.pointee.budget
+        }
     }
 
     /// Stops the call running now with an "interrupted" error; from any thread.
