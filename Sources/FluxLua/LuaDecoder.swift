@@ -112,14 +112,10 @@ final class LuaValueDecoder: Decoder {
     /// The value at `index` decoded as `T`: primitives read directly, other types through a decoder.
     static func decode<T: Decodable>(_ type: T.Type, at index: Int32, path: @autoclosure () -> [any CodingKey],
                                      parent: LuaValueDecoder?, stack: LuaStack, options: LuaDecoder) throws -> T {
-        if let primitive = T.self as? any LuaPrimitive.Type {
-            return try primitive.decode(from: stack, at: index, path: path) as! T
+        if let direct = T.self as? any LuaDirectDecodable.Type { // one conformance lookup for all special cases
+            return try direct.decode(at: index, path: path, parent: parent, stack: stack, options: options) as! T
         }
-        let decoder = LuaValueDecoder(stack: stack, options: options, index: index, codingPath: path(), parent: parent)
-        if let dictionary = T.self as? any LuaDictionaryDecodable.Type {
-            return try dictionary.decode(from: decoder) as! T
-        }
-        return try T(from: decoder)
+        return try T(from: LuaValueDecoder(stack: stack, options: options, index: index, codingPath: path(), parent: parent))
     }
 
     /// [..] -> [..]. Calls `body` with the index of the value pushed by `push`, then pops it.
@@ -140,16 +136,21 @@ final class LuaValueDecoder: Decoder {
     }
 }
 
-/// Dictionaries with string keys decode in one pass over the table, and reject keys that are not
-/// strings (the keyed-container route would silently skip them).
-protocol LuaDictionaryDecodable {
-    static func decode(from decoder: LuaValueDecoder) throws -> Self
+/// The types the decoder reads itself instead of calling `init(from:)`: primitives (`LuaPrimitive`)
+/// and dictionaries with string keys.
+protocol LuaDirectDecodable {
+    /// The value at `index`; `parent` is the decoder of the enclosing value.
+    static func decode(at index: Int32, path: () -> [any CodingKey], parent: LuaValueDecoder?,
+                       stack: LuaStack, options: LuaDecoder) throws -> Self
 }
 
-extension Dictionary: LuaDictionaryDecodable where Key == String, Value: Decodable {
-    static func decode(from decoder: LuaValueDecoder) throws -> Self {
+/// Dictionaries with string keys decode in one pass over the table, and reject keys that are not
+/// strings (the keyed-container route would silently skip them).
+extension Dictionary: LuaDirectDecodable where Key == String, Value: Decodable {
+    static func decode(at index: Int32, path: () -> [any CodingKey], parent: LuaValueDecoder?,
+                       stack: LuaStack, options: LuaDecoder) throws -> Self {
+        let decoder = LuaValueDecoder(stack: stack, options: options, index: index, codingPath: path(), parent: parent)
         try decoder.openTable(expected: "a table", type: Self.self)
-        let stack = decoder.stack
         var result: [String: Value] = [:]
         try stack.forEachPair(in: decoder.index) {      // [.., key, value]
             let key: String

@@ -5,11 +5,18 @@ import Flux
 ///
 /// The encoder and decoder handle them without creating a nested coder, which keeps arrays of numbers
 /// and struct fields cheap. Integers map to Lua integers, `Double` and `Float` to Lua floats.
-protocol LuaPrimitive {
+protocol LuaPrimitive: LuaDirectDecodable {
     /// [..] -> [.., value], or throws when the value has no Lua form.
     func push(to stack: LuaStack, path: () -> [any CodingKey]) throws
     /// The value at `index`, or a `DecodingError` naming `path`.
     static func decode(from stack: LuaStack, at index: Int32, path: () -> [any CodingKey]) throws -> Self
+}
+
+extension LuaPrimitive {
+    static func decode(at index: Int32, path: () -> [any CodingKey], parent: LuaValueDecoder?,
+                       stack: LuaStack, options: LuaDecoder) throws -> Self {
+        try decode(from: stack, at: index, path: path)
+    }
 }
 
 /// The types a nil Lua value decodes into, which a missing table field therefore does not make an error.
