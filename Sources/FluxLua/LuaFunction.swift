@@ -44,7 +44,7 @@ extension LuaStack {
     /// [..] -> [.., function]. A Lua function that runs `body`.
     ///
     /// ```swift
-    /// lua.push { lua in lua.push(lua.top); return 1 }  // a function returning its argument count
+    /// lua.push { lua in lua.push(Int(lua.top)); return 1 }  // a function returning its argument count
     /// ```
     public func push(function body: @escaping LuaFunction) {
         let box = Unmanaged.passRetained(LuaFunctionBox(body)).toOpaque()

@@ -77,6 +77,15 @@ extension FluxLuaTests {
             #expect(try vm.run("local n = 0 for i = 1, 100000 do n = n + 1 end return n") == [100_000])
         }
 
+        @Test("an interrupt handle that outlives its VM does nothing")
+        func handleOutlivesVM() throws {
+            var vm: LuaVM? = LuaVM()
+            let handle = try #require(vm?.interruptHandle)
+            vm = nil
+            handle.interrupt()
+            #expect(vm == nil)
+        }
+
         @Test("interruptAll, as a SIGINT handler would call it, stops a running script")
         func interruptAll() throws {
             let vm = LuaVM()
