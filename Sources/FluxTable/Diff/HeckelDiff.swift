@@ -108,16 +108,47 @@ private struct SectionMatching {
     init(old: [SectionModel], new: [SectionModel]) {
         newIndex = [Int](repeating: -1, count: old.count)
         oldIndex = [Int](repeating: -1, count: new.count)
-        var byID = [String: Int](minimumCapacity: old.count)
-        for index in old.indices.reversed() {
-            byID[old[index].id] = index
-        }
+        var unmatched = OccurrenceTable(positions: Array(old.indices)) { old[$0].id }
         for (index, section) in new.enumerated() {
-            if let from = byID[section.id], newIndex[from] < 0 {
+            if let from = unmatched.take(section.id) {
                 newIndex[from] = index
                 oldIndex[index] = from
             }
         }
+    }
+}
+
+/// Heckel's symbol table: for each id, the positions not yet matched that hold it, handed out first
+/// come, first served, so that repeated ids pair up in order.
+private struct OccurrenceTable {
+    private let positions: [Int]
+    /// For each id, the index in `positions` of its first unmatched position.
+    private var first: [String: Int]
+    /// For each index in `positions`, the index of the next position with the same id, or -1.
+    private var next: [Int]
+
+    /// A table of `positions` (ascending), whose ids `id` gives.
+    init(positions: [Int], id: (Int) -> String) {
+        self.positions = positions
+        first = Dictionary(minimumCapacity: positions.count)
+        next = [Int](repeating: -1, count: positions.count)
+        for index in positions.indices.reversed() {
+            if let following = first.updateValue(index, forKey: id(positions[index])) {
+                next[index] = following
+            }
+        }
+    }
+
+    /// The first unmatched position holding `id`, now matched; nil when none is left.
+    mutating func take(_ id: String) -> Int? {
+        guard let entry = first.index(forKey: id) else { return nil }
+        let index = first.values[entry]
+        if next[index] < 0 {
+            first.remove(at: entry)
+        } else {
+            first.values[entry] = next[index]
+        }
+        return positions[index]
     }
 }
 
@@ -185,12 +216,9 @@ private struct RowMatching {
             skippedOld.append(contentsOf: o..<oldCells.count)
             skippedNew.append(contentsOf: n..<newCells.count)
             guard !skippedOld.isEmpty && !skippedNew.isEmpty else { continue }
-            var byID = [String: Int](minimumCapacity: skippedOld.count)
-            for row in skippedOld.reversed() {
-                byID[oldCells[row].id] = row
-            }
+            var unmatched = OccurrenceTable(positions: skippedOld) { oldCells[$0].id }
             for row in skippedNew {
-                if let from = byID[newCells[row].id], oldMatch[oldSection][from] < 0 {
+                if let from = unmatched.take(newCells[row].id) {
                     link(oldSection: oldSection, oldRow: from, newSection: newSection, newRow: row)
                 }
             }

@@ -28,6 +28,13 @@ public struct TableViewModel: Hashable, Sendable {
         sections.reduce(0) { $0 + $1.cells.count }
     }
 
+    /// The row at `path`, or nil when there is none.
+    public func cell(at path: RowPath) -> CellViewModel? {
+        guard sections.indices.contains(path.section), sections[path.section].cells.indices.contains(path.row)
+        else { return nil }
+        return sections[path.section].cells[path.row]
+    }
+
     /// Throws a ``TableModelError`` naming repeated section ids, or repeated row ids in one section:
     /// the diff identifies sections and rows by id, so they must be unique.
     public func validate() throws {
