@@ -12,7 +12,7 @@
 ///     + Issues: Login fails
 ///     > Issues: Fix typo (from Backlog)
 ///     > Issues: Rename (row 3 → 6, detail 2 → 3)
-///     ~ Issues: Crash on launch (detail 2 → 3, selected)
+///     ~ Issues: Crash on launch (accessory none → checkmark, selected)
 ///
 /// With colour on, `+` lines are green, `-` red, `~` yellow and `>` cyan, and section lines bold. Lines
 /// are cut to the width, and an empty diff renders as an empty string.
@@ -71,10 +71,11 @@ public struct PatchRenderer: Sendable {
             var sign = PatchSign.updated
             if let from = change.movedFrom {
                 sign = .moved
-                if from.section == change.to.section || !old.sections.indices.contains(from.section) {
-                    notes.append("row \(from.row + 1) \(arrow) \(change.to.row + 1)")
-                } else {
+                if old.sections.indices.contains(from.section),
+                   old.sections[from.section].id != new.sections[change.to.section].id {
                     notes.append("from \(name(of: old.sections[from.section]))")
+                } else {
+                    notes.append("row \(from.row + 1) \(arrow) \(change.to.row + 1)")
                 }
             }
             if let from = change.updatedFrom, let before = old.cell(at: from) {
@@ -113,7 +114,7 @@ public struct PatchRenderer: Sendable {
             notes.append("detail \(old.detail ?? "(none)") \(arrow) \(new.detail ?? "(none)")")
         }
         if old.accessory != new.accessory {
-            notes.append("\(old.accessory.rawValue) \(arrow) \(new.accessory.rawValue)")
+            notes.append("accessory \(old.accessory.rawValue) \(arrow) \(new.accessory.rawValue)")
         }
         if old.enabled != new.enabled { notes.append(new.enabled ? "enabled" : "disabled") }
         if old.selected != new.selected { notes.append(new.selected ? "selected" : "deselected") }

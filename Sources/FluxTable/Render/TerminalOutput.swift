@@ -13,8 +13,9 @@ struct TerminalOutput {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Text, after any held-back spaces.
+    /// Text, after any held-back spaces; empty text writes nothing, not even those.
     mutating func write(_ text: String) {
+        guard !text.isEmpty else { return }
         if pendingSpaces > 0 {
             bytes.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
             pendingSpaces = 0
