@@ -63,9 +63,9 @@ public struct ActionRegistry {
         guard contains(name) else { throw .unknownAction(name) }
         let data = (json?.isEmpty ?? true) ? Data("{}".utf8) : json!
         let decoder = JSONDecoder()
-        decoder.userInfo[PayloadBox.registryKey] = RegistryReference(registry: self, name: name)
+        decoder.userInfo = DecodedAction.userInfo(registry: self, name: name)
         do {
-            return try decoder.decode(PayloadBox.self, from: data).action
+            return try decoder.decode(DecodedAction.self, from: data).action
         } catch let error as ActionError {
             throw error
         } catch let error as DecodingError {
@@ -81,19 +81,33 @@ public struct ActionRegistry {
     }
 }
 
-/// Carries the registry into a `JSONDecoder`, which hands out its `Decoder` only inside `init(from:)`.
+/// Carries the registry into a `Decoder` that hands out its `Decoder` only inside `init(from:)`.
 struct RegistryReference: @unchecked Sendable {
     // Read synchronously inside the one decode call that set it.
     let registry: ActionRegistry
     let name: String
 }
 
-/// Decodes whatever action the decoder's registry reference names, from the payload at hand.
-struct PayloadBox: Decodable {
+/// Decodes the action a registry builds for a name, from whatever decoder is at hand (JSON, a Lua
+/// table): give the decoder ``userInfo(registry:name:)`` and decode this type.
+///
+/// ```swift
+/// let decoder = JSONDecoder()
+/// decoder.userInfo = DecodedAction.userInfo(registry: registry, name: "todos.add")
+/// let action = try decoder.decode(DecodedAction.self, from: data).action
+/// ```
+public struct DecodedAction: Decodable {
     static let registryKey = CodingUserInfoKey(rawValue: "flux.registry")!
-    let action: any Action
 
-    init(from decoder: any Decoder) throws {
+    /// The decoded action.
+    public let action: any Action
+
+    /// The user info that makes a decoder build the action `name` through `registry`.
+    public static func userInfo(registry: ActionRegistry, name: String) -> [CodingUserInfoKey: any Sendable] {
+        [registryKey: RegistryReference(registry: registry, name: name)]
+    }
+
+    public init(from decoder: any Decoder) throws {
         guard let reference = decoder.userInfo[Self.registryKey] as? RegistryReference else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "invalid payload: no registry"))
         }

@@ -1,1 +1,0 @@
-// FluxLua: under construction.

@@ -1,0 +1,71 @@
+import Flux
+
+/// Turns the action names scripts pass to `flux.dispatch` into actions, resolving each name once.
+///
+/// Names map to small integers in a Lua table, so a repeated `flux.dispatch("counter.increment")`
+/// costs one raw table lookup of an interned string, not a Swift string and a dictionary lookup. An
+/// action dispatched without a payload is decoded once and reused: actions are values.
+final class ActionResolver {
+    private struct Entry {
+        let name: String
+        var withoutPayload: (any Action)?
+    }
+
+    private let dispatcher: Dispatcher
+    private let names: LuaRef
+    private var entries: [Entry] = []
+
+    init(dispatcher: Dispatcher, stack: LuaStack) {
+        self.dispatcher = dispatcher
+        stack.pushTable()
+        names = stack.ref(at: -1)
+        stack.pop()
+    }
+
+    /// The id of the action named by the string at `index`.
+    ///
+    /// - Throws: ``ActionError/unknownAction(_:)``.
+    func resolve(_ lua: LuaStack, at index: Int32) throws -> Int {
+        let index = lua.absoluteIndex(index)
+        lua.push(names)                         // [.., names]
+        lua.pushCopy(of: index)                 // [.., names, name]
+        if lua.rawGet(from: -2) == .number, let id = lua.integer(at: -1) {
+            lua.pop(2)
+            return id
+        }
+        lua.pop()                               // [.., names]
+        guard let name = lua.string(at: index), dispatcher.registry.contains(name) else {
+            lua.pop()
+            throw ActionError.unknownAction(lua.string(at: index) ?? "?")
+        }
+        let id = entries.count
+        entries.append(Entry(name: name))
+        lua.pushCopy(of: index)                 // [.., names, name]
+        lua.push(id)                            // [.., names, name, id]
+        lua.rawSet(in: -3)                      // [.., names]
+        lua.pop()
+        return id
+    }
+
+    /// The action `id` with no payload.
+    func action(_ id: Int) throws -> any Action {
+        if let action = entries[id].withoutPayload { return action }
+        let action = try dispatcher.registry.decode(entries[id].name, json: nil)
+        entries[id].withoutPayload = action
+        return action
+    }
+
+    /// The action `id` decoded from the payload table at `index`.
+    func action(_ id: Int, payloadAt index: Int32, on lua: LuaStack) throws -> any Action {
+        var decoder = LuaDecoder()
+        for (key, value) in DecodedAction.userInfo(registry: dispatcher.registry, name: entries[id].name) {
+            decoder.userInfo[key] = value
+        }
+        return try decoder.decode(DecodedAction.self, from: lua, at: index).action
+    }
+
+    /// Forgets the decoded payload-less actions: the registry changed what a name builds.
+    func registryChanged() {
+        for index in entries.indices { entries[index].withoutPayload = nil }
+    }
+}

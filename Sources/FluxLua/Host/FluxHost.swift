@@ -1,0 +1,176 @@
+import Flux
+import FluxTable
+import Foundation
+
+/// Hosts Flux stores in a Lua VM: installs the `flux` module, through which scripts dispatch actions,
+/// subscribe to stores, define stores and view providers, and render tables.
+///
+/// ```swift
+/// let host = FluxHost(dispatcher: dispatcher)
+/// host.views.register(ViewProvider(name: "ticTacToe", store: "ticTacToe") { … })
+/// try host.run(#"flux.dispatch("ticTacToe.placeToken", {index = 4})"#)
+/// print(try host.render(view: "ticTacToe"))
+/// ```
+///
+/// A host and its VM are used from one thread. Errors a script cannot catch (a subscriber that
+/// fails after its dispatch succeeded, a plugin that fails to load) go to ``report``.
+public final class FluxHost {
+    /// The Lua VM scripts run in.
+    public let vm: LuaVM
+    /// The dispatcher every store is registered with.
+    public let dispatcher: Dispatcher
+    /// The view providers, Swift and Lua.
+    public let views = ViewRegistry()
+    /// How `flux.render` lays out tables.
+    public var renderOptions = RenderOptions(width: 80, color: false, unicode: true)
+    /// Where errors nobody can catch are written (a subscriber's, a plugin's); standard error by default.
+    public var report: (String) -> Void = { message in
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+    /// The plugins loaded so far, in load order.
+    public internal(set) var plugins: [Plugin] = []
+
+    /// The stack of the Lua thread running now: a coroutine's while a Swift function it called runs.
+    var activeStack: LuaStack
+    var resolver: ActionResolver!
+    var deepcopy: LuaRef!
+    var readonly: LuaRef!
+    var invoke: LuaRef!
+    var stateProxyType = LuaObjectType<StateProxy>("flux.state")
+    var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
+
+    /// A host for `dispatcher`'s stores, with the `flux` module installed in `vm` (a global, and
+    /// `require "flux"`).
+    public init(dispatcher: Dispatcher, vm: LuaVM = LuaVM()) {
+        self.vm = vm
+        self.dispatcher = dispatcher
+        self.activeStack = vm.stack
+        installModule()
+    }
+
+    // MARK: Running scripts
+
+    /// Runs Lua source; returns its results.
+    @discardableResult
+    public func run(_ source: String, chunkName: String = "chunk") throws -> [LuaValue] {
+        try vm.run(source, chunkName: chunkName)
+    }
+
+    /// Runs a Lua file; `chunkName` in messages is its path.
+    @discardableResult
+    public func runFile(_ path: String) throws -> [LuaValue] {
+        try vm.run(try Self.readSource(path), chunkName: "@" + path)
+    }
+
+    /// The text of a script file, with a clear error for a missing file, a folder or a binary file.
+    static func readSource(_ path: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FluxScriptError("cannot open \(path): no such file")
+        }
+        guard !isDirectory.boolValue else { throw FluxScriptError("cannot run \(path): it is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FluxScriptError("cannot read \(path)")
+        }
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+            throw FluxScriptError("cannot run \(path): not a text file")
+        }
+        return text.hasPrefix("#") ? "--" + text : text // a #! line, as lua.c skips it
+    }
+
+    // MARK: Stores and views
+
+    /// The store called `name`.
+    public func store(named name: String) throws -> any StoreProtocol {
+        guard let store = dispatcher.store(named: name) else {
+            throw FluxHostError.unknownStore(name, known: dispatcher.stores.map(\.name))
+        }
+        return store
+    }
+
+    /// The rendered table of the view `name`, laid out with ``renderOptions`` (or `options`).
+    public func render(view name: String, options: RenderOptions? = nil) throws -> String {
+        TableRenderer(options: options ?? renderOptions).render(try views.model(of: name))
+    }
+
+    /// Calls `onChange` with the diff of the view `name`'s model after every change of its store.
+    public func watch(view name: String, _ onChange: @escaping (TableDiff, TableViewModel, TableViewModel) -> Void) throws -> StoreSubscription {
+        guard let provider = views.provider(named: name) else {
+            throw FluxHostError.unknownView(name, known: views.names)
+        }
+        let store = try store(named: provider.store)
+        var last = try provider.model()
+        var first = true
+        return store.subscribeEncodable { [unowned self] _ in
+            if first { first = false; return } // the state now: nothing changed yet
+            do {
+                let next = try provider.model()
+                let changes = diff(last, next)
+                let old = last
+                last = next
+                if !changes.isEmpty { onChange(changes, old, next) }
+            } catch {
+                report("view '\(name)': \(Self.describe(error))")
+            }
+        }
+    }
+
+    // MARK: Values crossing into Lua
+
+    /// [..] -> [.., state view]. The state a store's observers last heard, as a read-only table.
+    func pushState(of store: any StoreProtocol, on lua: LuaStack) throws {
+        if let store = store as? LuaStore {
+            try pushReadOnly(store.publishedState, on: lua)
+        } else {
+            lua.push(StateProxy(state: store.encodableState, storeName: store.name), as: stateProxyType)
+        }
+    }
+
+    /// [..] -> [.., view]. A read-only view of the table `table` refers to.
+    func pushReadOnly(_ table: LuaRef, on lua: LuaStack) throws {
+        lua.push(readonly)
+        lua.push(table)
+        try lua.pcall(arguments: 1, results: 1)
+    }
+
+    /// [.., table] -> [.., view].
+    func wrapReadOnly(_ lua: LuaStack) throws {
+        lua.push(readonly)          // [.., table, readonly]
+        lua.insertTop(at: -2)       // [.., readonly, table]
+        try lua.pcall(arguments: 1, results: 1)
+    }
+
+    /// [..] -> [.., action table]. An action as a Lua store's handler sees it: its payload, plus `type`.
+    func pushAction(_ action: any Action, on lua: LuaStack) throws {
+        if let action = action as? LuaAction {
+            lua.push(action.payload)
+            if lua.type(at: -1) != .table {
+                lua.pop()
+                lua.pushTable()
+            }
+        } else {
+            try LuaEncoder().push(action, to: lua)
+            if lua.type(at: -1) != .table {
+                lua.pop()
+                lua.pushTable()
+            }
+        }
+        lua.push(action.name)
+        lua.rawSet("type", in: -2)
+    }
+
+    /// An error's message, with the traceback of a Lua error.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? LuaError, let traceback = error.traceback {
+            return error.message + "\n" + traceback
+        }
+        if let error = error as? FluxScriptError, let traceback = error.traceback {
+            return error.description + "\n" + traceback
+        }
+        if case let .storeFailed(_, _, underlying) = error as? DispatcherError,
+           let scriptError = underlying as? FluxScriptError, let traceback = scriptError.traceback {
+            return "\(error)\n\(traceback)"
+        }
+        return String(describing: error)
+    }
+}

@@ -1,0 +1,461 @@
+import Flux
+import FluxTable
+
+/// The `flux` module's functions. Each checks its arguments and raises a Lua error with a clear
+/// message on bad input, changing nothing.
+extension FluxHost {
+    func installModule() {
+        let lua = vm.stack
+        resolver = ActionResolver(dispatcher: dispatcher, stack: lua)
+        loadPrelude(on: lua)
+        defineStateProxy()
+        defineSubscription()
+
+        function("stores") { host, lua in
+            try host.expect(lua, "stores", at: 0)
+            let names = host.dispatcher.stores.map(\.name)
+            try LuaEncoder().push(names, to: lua)
+            return 1
+        }
+        function("state") { host, lua in
+            try host.expect(lua, "state", at: 1)
+            let store = try host.store(named: host.name(lua, 1, "state", "store name"))
+            if let store = store as? LuaStore {
+                lua.push(host.deepcopy)
+                lua.push(store.publishedState)
+                try lua.pcall(arguments: 1, results: 1)
+            } else {
+                try LuaEncoder().push(store.encodableState, to: lua)
+            }
+            return 1
+        }
+        function("actions") { host, lua in
+            try host.expect(lua, "actions", at: 1)
+            let names = lua.isNil(at: 1)
+                ? host.dispatcher.registry.names
+                : try host.store(named: host.name(lua, 1, "actions", "store name")).actionNames
+            try LuaEncoder().push(names, to: lua)
+            return 1
+        }
+        function("dispatch") { host, lua in
+            try host.dispatch(lua)
+            return 0
+        }
+        function("subscribe") { host, lua in
+            try host.subscribe(lua)
+        }
+        function("store") { host, lua in
+            try host.defineStore(lua)
+        }
+        function("view") { host, lua in
+            try host.defineView(lua)
+            return 0
+        }
+        function("views") { host, lua in
+            try host.expect(lua, "views", at: 0)
+            try LuaEncoder().push(host.views.names, to: lua)
+            return 1
+        }
+        function("model") { host, lua in
+            try host.expect(lua, "model", at: 1)
+            let model = try host.views.model(of: host.name(lua, 1, "model", "view name"))
+            try LuaEncoder().push(model, to: lua)
+            return 1
+        }
+        function("render") { host, lua in
+            try host.expect(lua, "render", at: 2)
+            var options = host.renderOptions
+            options.color = false
+            if !lua.isNil(at: 2) {
+                guard let width = lua.integer(at: 2), width > 0 else {
+                    throw LuaArgumentError(2, function: "render", "width must be a positive integer, got \(lua.type(at: 2).name)")
+                }
+                options.width = width
+            }
+            lua.push(try host.render(view: host.name(lua, 1, "render", "view name"), options: options))
+            return 1
+        }
+        function("watch") { host, lua in
+            try host.watch(lua)
+        }
+        function("group") { host, lua in
+            try host.expect(lua, "group", at: 2)
+            let label = try host.name(lua, 1, "group", "label")
+            guard lua.type(at: 2) == .function else {
+                throw LuaArgumentError(2, function: "group", "function expected, got \(lua.type(at: 2).name)")
+            }
+            let body = lua.ref(at: 2)
+            try host.dispatcher.group(label) {
+                try lua.call(body, results: 0, read: { _, _ in })
+            }
+            return 0
+        }
+        function("undo") { host, lua in
+            try host.expect(lua, "undo", at: 0)
+            lua.push(try host.dispatcher.undo())
+            return 1
+        }
+        function("redo") { host, lua in
+            try host.expect(lua, "redo", at: 0)
+            lua.push(try host.dispatcher.redo())
+            return 1
+        }
+        lua.top = 0
+    }
+
+    /// Adds `flux.name`; `body` runs with the host and the calling thread's stack.
+    private func function(_ name: String, _ body: @escaping (FluxHost, LuaStack) throws -> Int32) {
+        vm.register(name, in: "flux") { [unowned self] lua in
+            let outer = activeStack
+            activeStack = lua
+            defer { activeStack = outer }
+            return try body(self, lua)
+        }
+    }
+
+    private func loadPrelude(on lua: LuaStack) {
+        do {
+            try lua.load(FluxPrelude.source, chunkName: "=flux")
+            try lua.pcall(arguments: 0, results: 3) // [deepcopy, readonly, invoke]
+            deepcopy = lua.ref(at: -3)
+            readonly = lua.ref(at: -2)
+            invoke = lua.ref(at: -1)
+            lua.pop(3)
+        } catch {
+            preconditionFailure("the flux prelude does not load: \(error)")
+        }
+    }
+
+    // MARK: Argument checks
+
+    /// Refuses more than `count` arguments: a mistyped call should not pass silently.
+    func expect(_ lua: LuaStack, _ function: String, at count: Int32) throws {
+        guard lua.top <= count else {
+            throw LuaArgumentError(count + 1, function: function, "no more than \(count) argument\(count == 1 ? "" : "s") expected, got \(lua.top)")
+        }
+    }
+
+    /// The string argument at `position`.
+    func name(_ lua: LuaStack, _ position: Int32, _ function: String, _ what: String) throws -> String {
+        guard lua.type(at: position) == .string, let name = lua.string(at: position) else {
+            throw LuaArgumentError(position, function: function, "\(what) expected, got \(lua.type(at: position).name)")
+        }
+        return name
+    }
+
+    // MARK: dispatch
+
+    /// `flux.dispatch(name, payload?)` or `flux.dispatch{type = name, …}`.
+    private func dispatch(_ lua: LuaStack) throws {
+        let action: any Action
+        switch lua.type(at: 1) {
+        case .string:
+            let id = try resolver.resolve(lua, at: 1)
+            switch lua.type(at: 2) {
+            case .none, .nil:
+                try expect(lua, "dispatch", at: 2)
+                action = try resolver.action(id)
+            case .table:
+                try expect(lua, "dispatch", at: 2)
+                action = try resolver.action(id, payloadAt: 2, on: lua)
+            case let other:
+                throw LuaArgumentError(2, function: "dispatch", "payload table expected, got \(other.name)")
+            }
+        case .table:
+            try expect(lua, "dispatch", at: 1)
+            guard lua.rawGet("type", from: 1) == .string else {
+                throw LuaArgumentError(1, function: "dispatch", "field 'type' must name an action, got \(lua.type(at: -1).name)")
+            }
+            let id = try resolver.resolve(lua, at: -1)
+            lua.pop()
+            action = try resolver.action(id, payloadAt: 1, on: lua)
+        case let other:
+            throw LuaArgumentError(1, function: "dispatch", "action name or table expected, got \(other.name)")
+        }
+        try dispatcher.dispatch(action)
+    }
+
+    // MARK: subscribe
+
+    /// `flux.subscribe(store, fn)` → subscription; `fn(state, previous)` now and after every change.
+    private func subscribe(_ lua: LuaStack) throws -> Int32 {
+        try expect(lua, "subscribe", at: 2)
+        let store = try store(named: name(lua, 1, "subscribe", "store name"))
+        guard lua.type(at: 2) == .function else {
+            throw LuaArgumentError(2, function: "subscribe", "function expected, got \(lua.type(at: 2).name)")
+        }
+        let function = lua.ref(at: 2)
+        let subscription = LuaSubscription(storeName: store.name)
+        let deliver: (LuaStack) throws -> Void = { [unowned self, unowned subscription] lua in
+            // [.., state view]
+            let state = lua.ref(at: -1)
+            lua.pop()
+            let previous = subscription.previous
+            subscription.previous = state
+            do {
+                try lua.call(function, results: 0, arguments: { lua in
+                    lua.push(state)
+                    if let previous { lua.push(previous) } else { lua.pushNil() }
+                }, read: { _, _ in })
+            } catch {
+                report("error in subscriber of '\(subscription.storeName)': \(Self.describe(error))")
+            }
+        }
+        if let store = store as? LuaStore {
+            subscription.subscription = store.subscribeTable { [unowned self] table in
+                let lua = activeStack
+                do {
+                    try pushReadOnly(table, on: lua)
+                    try deliver(lua)
+                } catch {
+                    report("error in subscriber of '\(store.name)': \(Self.describe(error))")
+                }
+            }
+        } else {
+            let name = store.name
+            subscription.subscription = store.subscribeEncodable { [unowned self] state in
+                let lua = activeStack
+                lua.push(StateProxy(state: state, storeName: name), as: stateProxyType)
+                try? deliver(lua)
+            }
+        }
+        lua.push(subscription, as: subscriptionType)
+        return 1
+    }
+
+    // MARK: store
+
+    /// `flux.store{name = …, state = {…}, on = {[action] = fn, …}, wait_for = {…}}`.
+    ///
+    /// Defining a store that exists again (a reloaded plugin) replaces its handlers and keeps its state.
+    private func defineStore(_ lua: LuaStack) throws -> Int32 {
+        try expect(lua, "store", at: 1)
+        guard lua.type(at: 1) == .table else {
+            throw LuaArgumentError(1, function: "store", "table expected, got \(lua.type(at: 1).name)")
+        }
+        guard lua.rawGet("name", from: 1) == .string, let name = lua.string(at: -1), !name.isEmpty else {
+            throw LuaArgumentError(1, function: "store", "field 'name' must be a non-empty string, got \(lua.type(at: -1).name)")
+        }
+        lua.pop()
+
+        var handlers: [String: LuaRef] = [:]
+        switch lua.rawGet("on", from: 1) {
+        case .table:
+            try lua.forEachPair(in: -1) { // [.., on, key, value]
+                guard lua.type(at: -2) == .string, let action = lua.string(at: -2) else {
+                    throw LuaArgumentError(1, function: "store", "field 'on' must map action names to functions, found a \(lua.type(at: -2).name) key")
+                }
+                guard lua.type(at: -1) == .function else {
+                    throw LuaArgumentError(1, function: "store", "field 'on[\"\(action)\"]' must be a function, got \(lua.type(at: -1).name)")
+                }
+                handlers[action] = lua.ref(at: -1)
+            }
+        case .nil: break
+        case let other:
+            throw LuaArgumentError(1, function: "store", "field 'on' must be a table, got \(other.name)")
+        }
+        lua.pop()
+
+        var waitFor: [String] = []
+        switch lua.rawGet("wait_for", from: 1) {
+        case .table:
+            waitFor = try lua.decode([String].self, at: -1, root: "wait_for")
+        case .nil: break
+        case let other:
+            throw LuaArgumentError(1, function: "store", "field 'wait_for' must be a list of store names, got \(other.name)")
+        }
+        lua.pop()
+
+        if let existing = dispatcher.store(named: name) {
+            guard let existing = existing as? LuaStore else {
+                throw FluxScriptError("a Swift store named '\(name)' exists already")
+            }
+            existing.handlers = handlers
+            existing.waitFor = waitFor
+        } else {
+            // The initial state: a copy, so the script's table stays its own.
+            switch lua.rawGet("state", from: 1) {
+            case .table: break
+            case .nil:
+                lua.pop()
+                lua.pushTable()
+            case let other:
+                throw LuaArgumentError(1, function: "store", "field 'state' must be a table, got \(other.name)")
+            }
+            lua.push(deepcopy)
+            lua.insertTop(at: -2)
+            try lua.pcall(arguments: 1, results: 1)
+            let state = lua.ref(at: -1)
+            lua.pop()
+            dispatcher.register(LuaStore(name: name, state: state, handlers: handlers, waitFor: waitFor, host: self))
+        }
+        for action in handlers.keys where !dispatcher.registry.contains(action) {
+            dispatcher.registry.register(name: action) { decoder in
+                LuaAction(name: action, payload: try LuaValue(from: decoder))
+            }
+        }
+        dispatcher.routesChanged()
+        resolver.registryChanged()
+        return 0
+    }
+
+    // MARK: view
+
+    /// `flux.view(name, {store = …, render = function(state) return model end})`.
+    private func defineView(_ lua: LuaStack) throws {
+        try expect(lua, "view", at: 2)
+        let name = try name(lua, 1, "view", "view name")
+        guard lua.type(at: 2) == .table else {
+            throw LuaArgumentError(2, function: "view", "table expected, got \(lua.type(at: 2).name)")
+        }
+        guard lua.rawGet("store", from: 2) == .string, let storeName = lua.string(at: -1) else {
+            throw LuaArgumentError(2, function: "view", "field 'store' must name a store, got \(lua.type(at: -1).name)")
+        }
+        lua.pop()
+        _ = try store(named: storeName)
+        guard lua.rawGet("render", from: 2) == .function else {
+            throw LuaArgumentError(2, function: "view", "field 'render' must be a function, got \(lua.type(at: -1).name)")
+        }
+        let render = lua.ref(at: -1)
+        lua.pop()
+        views.register(ViewProvider(name: name, store: storeName) { [unowned self] in
+            let lua = activeStack
+            let store = try store(named: storeName)
+            return try lua.call(render, results: 1, arguments: { lua in
+                try self.pushState(of: store, on: lua)
+            }, read: { lua, results in
+                guard lua.type(at: results.lowerBound) == .table else {
+                    throw FluxScriptError("view '\(name)': render must return a table, got \(lua.type(at: results.lowerBound).name)")
+                }
+                return try lua.decode(TableViewModel.self, at: results.lowerBound, root: "model")
+            })
+        })
+    }
+
+    // MARK: watch
+
+    /// `flux.watch(view, fn)` → subscription; `fn(diff)` after every change of the view's model, with
+    /// `diff.text` the patch and counts of inserted, deleted, updated and moved rows and sections.
+    private func watch(_ lua: LuaStack) throws -> Int32 {
+        try expect(lua, "watch", at: 2)
+        let view = try name(lua, 1, "watch", "view name")
+        guard lua.type(at: 2) == .function else {
+            throw LuaArgumentError(2, function: "watch", "function expected, got \(lua.type(at: 2).name)")
+        }
+        let function = lua.ref(at: 2)
+        let subscription = LuaSubscription(storeName: view)
+        var options = renderOptions
+        options.color = false
+        subscription.subscription = try watch(view: view) { [unowned self] changes, old, new in
+            let summary = WatchSummary(changes, text: PatchRenderer(options: options).render(changes, from: old, to: new))
+            do {
+                try activeStack.call(function, results: 0, arguments: { lua in
+                    try LuaEncoder().push(summary, to: lua)
+                }, read: { _, _ in })
+            } catch {
+                report("error in watcher of '\(view)': \(Self.describe(error))")
+            }
+        }
+        lua.push(subscription, as: subscriptionType)
+        return 1
+    }
+
+    // MARK: Object types
+
+    private func defineStateProxy() {
+        stateProxyType.metamethod(.index) { [unowned self] lua, proxy in
+            let wanted: StateFieldEncoder.Wanted
+            switch lua.type(at: 2) {
+            case .string: wanted = .key(lua.string(at: 2) ?? "")
+            case .number:
+                guard let position = lua.integer(at: 2) else { lua.pushNil(); return 1 }
+                wanted = .position(position)
+            default:
+                lua.pushNil()
+                return 1
+            }
+            let encoder = StateFieldEncoder(wanted: wanted, stack: lua, wrap: { [unowned self] in try wrapReadOnly($0) })
+            try proxy.state.encode(to: encoder)
+            if !encoder.outcome.found { lua.pushNil() }
+            return 1
+        }
+        stateProxyType.metamethod(.newIndex) { lua, proxy in
+            let key = lua.type(at: 2) == .string ? lua.string(at: 2) ?? "?" : lua.type(at: 2).name
+            throw FluxScriptError("state of '\(proxy.storeName)' is read-only (field '\(key)'): dispatch an action to change it")
+        }
+        stateProxyType.metamethod(.length) { [unowned self] lua, proxy in
+            try pushWhole(proxy, on: lua)
+            lua.push(lua.rawLength(at: -1))
+            return 1
+        }
+        stateProxyType.metamethod(.pairs) { [unowned self] lua, proxy in
+            try pushWhole(proxy, on: lua)     // [proxy, view]
+            lua.getGlobal("pairs")            // [proxy, view, pairs]
+            lua.insertTop(at: -2)             // [proxy, pairs, view]
+            try lua.pcall(arguments: 1, results: 3)
+            return 3
+        }
+        stateProxyType.metamethod(.toString) { lua, proxy in
+            lua.push("flux.state(\(proxy.storeName))")
+            return 1
+        }
+    }
+
+    /// [..] -> [.., view]. The whole state behind a proxy as a read-only table, encoded once.
+    private func pushWhole(_ proxy: StateProxy, on lua: LuaStack) throws {
+        if let whole = proxy.whole {
+            lua.push(whole)
+            return
+        }
+        try LuaEncoder().push(proxy.state, to: lua)
+        try wrapReadOnly(lua)
+        proxy.whole = lua.ref(at: -1)
+    }
+
+    private func defineSubscription() {
+        subscriptionType.method("cancel") { _, subscription in
+            subscription.cancel()
+            return 0
+        }
+        subscriptionType.method("active") { lua, subscription in
+            lua.push(subscription.isActive)
+            return 1
+        }
+        subscriptionType.metamethod(.close) { _, subscription in
+            subscription.cancel()
+            return 0
+        }
+        subscriptionType.metamethod(.toString) { lua, subscription in
+            lua.push("flux.subscription(\(subscription.storeName)\(subscription.isActive ? "" : ", cancelled"))")
+            return 1
+        }
+    }
+}
+
+/// What a `flux.watch` function receives about one change of a view.
+struct WatchSummary: Encodable {
+    let text: String
+    let inserted: Int
+    let deleted: Int
+    let updated: Int
+    let moved: Int
+    let sectionsInserted: Int
+    let sectionsDeleted: Int
+    let sectionsMoved: Int
+
+    init(_ diff: TableDiff, text: String) {
+        self.text = text
+        inserted = diff.rowInserts.count
+        deleted = diff.rowDeletes.count
+        updated = diff.rowUpdates.count
+        moved = diff.rowMoves.count
+        sectionsInserted = diff.sectionInserts.count
+        sectionsDeleted = diff.sectionDeletes.count
+        sectionsMoved = diff.sectionMoves.count
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case text, inserted, deleted, updated, moved
+        case sectionsInserted = "sections_inserted", sectionsDeleted = "sections_deleted", sectionsMoved = "sections_moved"
+    }
+}

@@ -1,0 +1,64 @@
+/// The part of the `flux` module written in Lua: read-only views of state tables, deep copies, and the
+/// call of a Lua store's handler on a copy of its state.
+///
+/// Lua store states are plain tables that are never changed once published (handlers get a deep
+/// copy), so a read-only view over one never changes under a script that keeps it. Views are cached
+/// per table, weakly, so handing the same state to many subscribers creates one view.
+enum FluxPrelude {
+    static let source = #"""
+    local setmetatable, rawget, next, type, error, tostring = setmetatable, rawget, next, type, error, tostring
+
+    local function deepcopy(value, seen)
+      if type(value) ~= "table" then return value end
+      seen = seen or {}
+      local copy = seen[value]
+      if copy then return copy end
+      copy = {}
+      seen[value] = copy
+      for k, v in next, value do
+        if type(v) == "table" then v = deepcopy(v, seen) end
+        copy[k] = v
+      end
+      return copy
+    end
+
+    local views = setmetatable({}, { __mode = "k" })
+    local readonly
+
+    local function refuse(_, key)
+      error("state is read-only (field '" .. tostring(key) .. "'): dispatch an action to change it", 2)
+    end
+
+    readonly = function(t)
+      if type(t) ~= "table" then return t end
+      local view = views[t]
+      if view then return view end
+      view = setmetatable({}, {
+        __index = function(_, k)
+          local v = t[k]
+          if type(v) == "table" then return readonly(v) end
+          return v
+        end,
+        __newindex = refuse,
+        __len = function() return #t end,
+        __pairs = function()
+          return function(_, k)
+            local nk, nv = next(t, k)
+            if type(nv) == "table" then nv = readonly(nv) end
+            return nk, nv
+          end, view, nil
+        end,
+        __name = "flux.state",
+      })
+      views[t] = view
+      return view
+    end
+
+    -- A Lua store's handler gets a copy of the state, so the published table never changes.
+    local function invoke(handler, state, action)
+      return handler(deepcopy(state), action)
+    end
+
+    return deepcopy, readonly, invoke
+    """#
+}

@@ -1,0 +1,141 @@
+import Flux
+
+/// A store defined by a script with `flux.store{…}`: its state is a Lua table, its handlers Lua
+/// functions, and it takes part in dispatch with the same rules as a Swift store (rollback when a
+/// handler fails, `waitFor`, undo, the action log).
+///
+/// A handler receives a deep copy of the state and returns the new state (or nothing, for no change),
+/// so a published state table is never changed again: undo keeps references to old tables, and
+/// read-only views of them never change under a script that keeps one.
+final class LuaStore: StoreProtocol {
+    let name: String
+    unowned let host: FluxHost
+    var handlers: [String: LuaRef]
+    var waitFor: [String]
+
+    private var current: LuaRef
+    private var checkpoint: LuaRef
+    private var published: LuaRef
+    private var observers: [Observer] = []
+
+    private final class Observer {
+        let send: (LuaRef) -> Void
+        var isActive = true
+        init(_ send: @escaping (LuaRef) -> Void) { self.send = send }
+    }
+
+    init(name: String, state: LuaRef, handlers: [String: LuaRef], waitFor: [String], host: FluxHost) {
+        self.name = name
+        self.host = host
+        self.handlers = handlers
+        self.waitFor = waitFor
+        current = state
+        checkpoint = state
+        published = state
+    }
+
+    /// The state observers last heard.
+    var publishedState: LuaRef { published }
+
+    // MARK: Dispatch
+
+    func handles(_ actionName: String) -> Bool { handlers[actionName] != nil }
+
+    func begin() { checkpoint = current }
+
+    func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
+        guard let handler = handlers[action.name] else { return }
+        if !waitFor.isEmpty {
+            try dispatcher.waitFor(try waitFor.map { other in
+                guard let token = dispatcher.token(named: other) else {
+                    throw FluxScriptError("wait_for names no store '\(other)'")
+                }
+                return token
+            })
+        }
+        let lua = host.activeStack
+        let next: LuaRef?
+        do {
+            next = try call(handler, for: action, on: lua)
+        } catch let error as LuaError {
+            throw FluxScriptError(error.message, traceback: error.traceback)
+        }
+        if let next { current = next }
+    }
+
+    private func call(_ handler: LuaRef, for action: any Action, on lua: LuaStack) throws -> LuaRef? {
+        try lua.call(host.invoke, results: 1, arguments: { lua in
+            lua.push(handler)
+            lua.push(self.current)
+            try self.host.pushAction(action, on: lua)
+        }, read: { lua, results in
+            switch lua.type(at: results.lowerBound) {
+            case .table: return lua.ref(at: results.lowerBound)
+            case .nil, .none: return nil
+            case let other:
+                throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")
+            }
+        })
+    }
+
+    func rollback() { current = checkpoint }
+    func commit() -> Any? { current === checkpoint ? nil : checkpoint }
+    func snapshot() -> Any { current }
+
+    func restore(_ snapshot: Any) {
+        if let snapshot = snapshot as? LuaRef { current = snapshot }
+    }
+
+    func publish() {
+        guard published !== current else { return }
+        published = current
+        let state = current
+        for observer in observers where observer.isActive { observer.send(state) }
+    }
+
+    // MARK: Observing
+
+    var actionNames: [String] { handlers.keys.sorted() }
+    var handlesEveryAction: Bool { false }
+    var encodableState: any Encodable { LuaTableState(host: host, table: published) }
+
+    func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> StoreSubscription {
+        subscribeTable { [unowned host] in observer(LuaTableState(host: host, table: $0)) }
+    }
+
+    /// Calls `observer` with the state table now and after every change.
+    func subscribeTable(_ observer: @escaping (LuaRef) -> Void) -> StoreSubscription {
+        let entry = Observer(observer)
+        observers.append(entry)
+        observer(published)
+        return StoreSubscription { [self] in
+            entry.isActive = false
+            observers.removeAll { $0 === entry }
+        }
+    }
+}
+
+/// A Lua store's state table as an encodable value: what the shell prints and the action log compares.
+struct LuaTableState: Encodable {
+    let host: FluxHost
+    let table: LuaRef
+
+    func encode(to encoder: any Encoder) throws {
+        let lua = host.activeStack
+        lua.push(table)
+        let value = lua.value(at: -1)
+        lua.pop()
+        try value.encode(to: encoder)
+    }
+}
+
+/// An error in how a script uses the `flux` module, or a Lua error inside a store's handler; its
+/// message is shown as it is, and the traceback (if any) where the whole error is reported.
+struct FluxScriptError: Error, CustomStringConvertible {
+    let description: String
+    var traceback: String?
+    init(_ description: String, traceback: String? = nil) {
+        self.description = description
+        self.traceback = traceback
+    }
+}

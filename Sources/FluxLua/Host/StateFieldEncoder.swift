@@ -1,0 +1,116 @@
+import CLua
+
+/// Pushes one top-level field of an encodable state onto the Lua stack, without encoding the rest.
+///
+/// A state proxy answers `state.count` by running the state's `encode(to:)` against this encoder:
+/// every field but the wanted one is skipped, so reading one field of a large state costs one field.
+struct StateFieldEncoder: Encoder {
+    /// The field wanted: a key for keyed states, a 1-based position for array states.
+    enum Wanted {
+        case key(String)
+        case position(Int)
+    }
+
+    final class Outcome {
+        var found = false
+    }
+
+    let wanted: Wanted
+    let stack: LuaStack
+    let outcome = Outcome()
+    let wrap: (LuaStack) throws -> Void
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Pushes `value` as the field's value; tables go through `wrap` ([.., table] -> [.., proxy]).
+    func deliver<T: Encodable>(_ value: T) throws {
+        outcome.found = true
+        switch value {
+        case let value as Int: stack.push(value)
+        case let value as String: stack.push(value)
+        case let value as Bool: stack.push(value)
+        case let value as Double: stack.push(value)
+        default:
+            try LuaEncoder().push(value, to: stack)
+            if stack.type(at: -1) == .table { try wrap(stack) }
+        }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(Keyed<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { Unkeyed(encoder: self) }
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single() }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let encoder: StateFieldEncoder
+        var codingPath: [any CodingKey] { [] }
+
+        private func wants(_ key: Key) -> Bool {
+            guard !encoder.outcome.found, case let .key(name) = encoder.wanted else { return false }
+            return key.stringValue == name
+        }
+
+        mutating func encodeNil(forKey key: Key) throws {}
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            if wants(key) { try encoder.deliver(value) }
+        }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { if wants(key) { try encoder.deliver(value) } }
+        mutating func encode(_ value: String, forKey key: Key) throws { if wants(key) { try encoder.deliver(value) } }
+        mutating func encode(_ value: Double, forKey key: Key) throws { if wants(key) { try encoder.deliver(value) } }
+        mutating func encode(_ value: Float, forKey key: Key) throws { if wants(key) { try encoder.deliver(Double(value)) } }
+        mutating func encode(_ value: Int, forKey key: Key) throws { if wants(key) { try encoder.deliver(value) } }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { if wants(key) { try encoder.deliver(Int(value)) } }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { if wants(key) { try encoder.deliver(Int(value)) } }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { if wants(key) { try encoder.deliver(Int(value)) } }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { if wants(key) { try encoder.deliver(Int(value)) } }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { if wants(key) { try encoder.deliver(value) } }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { if wants(key) { try encoder.deliver(Int(value)) } }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { if wants(key) { try encoder.deliver(Int(value)) } }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { if wants(key) { try encoder.deliver(Int(value)) } }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { if wants(key) { try encoder.deliver(value) } }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type, forKey key: Key
+        ) -> KeyedEncodingContainer<NestedKey> {
+            // Hand-written encoders that nest containers: the field is not readable lazily.
+            KeyedEncodingContainer(Keyed<NestedKey>(encoder: StateFieldEncoder(wanted: .position(0), stack: encoder.stack, wrap: encoder.wrap)))
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            Unkeyed(encoder: StateFieldEncoder(wanted: .position(0), stack: encoder.stack, wrap: encoder.wrap))
+        }
+        mutating func superEncoder() -> any Encoder { encoder }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let encoder: StateFieldEncoder
+        var codingPath: [any CodingKey] { [] }
+        var count = 0
+
+        mutating func encodeNil() throws { count += 1 }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            count += 1
+            if !encoder.outcome.found, case let .position(position) = encoder.wanted, position == count {
+                try encoder.deliver(value)
+            }
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            count += 1
+            return KeyedEncodingContainer(Keyed<NestedKey>(encoder: StateFieldEncoder(wanted: .position(0), stack: encoder.stack, wrap: encoder.wrap)))
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            count += 1
+            return Unkeyed(encoder: StateFieldEncoder(wanted: .position(0), stack: encoder.stack, wrap: encoder.wrap))
+        }
+        mutating func superEncoder() -> any Encoder { encoder }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil() throws {}
+        mutating func encode<T: Encodable>(_ value: T) throws {}
+    }
+}

@@ -1,0 +1,244 @@
+import Flux
+import FluxTable
+import Testing
+@testable import FluxLua
+
+/// A Swift store for the `flux` module specs: a counter and a list of labels.
+struct TallyState: Codable, Equatable {
+    var count = 0
+    var labels: [String] = []
+}
+
+struct Tally: Action {
+    static let name = "tally.add"
+    var by = 1
+    var label: String?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        by = try container.decodeIfPresent(Int.self, forKey: .by) ?? 1
+        label = try container.decodeIfPresent(String.self, forKey: .label)
+    }
+}
+
+struct Boom: Action {
+    static let name = "tally.boom"
+}
+
+final class TallyStore: Store<TallyState> {
+    init(dispatcher: Dispatcher) {
+        super.init(name: "tally", state: TallyState(), dispatcher: dispatcher)
+        on(Tally.self) { state, action in
+            state.count += action.by
+            if let label = action.label { state.labels.append(label) }
+        }
+        on(Boom.self) { _, _ in throw FluxScriptError("boom") }
+    }
+}
+
+/// A host with the tally store, collecting what it reports.
+final class Harness {
+    let dispatcher = Dispatcher()
+    let tally: TallyStore
+    let host: FluxHost
+    var reports: [String] = []
+
+    init() {
+        tally = TallyStore(dispatcher: dispatcher)
+        host = FluxHost(dispatcher: dispatcher)
+        host.report = { [unowned self] in reports.append($0) }
+    }
+
+    @discardableResult
+    func run(_ source: String) throws -> [LuaValue] { try host.run(source) }
+
+    func error(_ source: String) -> String {
+        do {
+            try host.run(source)
+            return "no error"
+        } catch let error as LuaError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+}
+
+@Suite("The flux module")
+struct FluxModuleSpec {
+    let world = Harness()
+
+    @Test("flux.dispatch by name, with a payload table or as one table, changes the Swift store")
+    func dispatch() throws {
+        try world.run(#"""
+        flux.dispatch("tally.add")
+        flux.dispatch("tally.add", {by = 10, label = "ten"})
+        flux.dispatch{type = "tally.add", by = 100}
+        """#)
+        #expect(world.tally.state == TallyState(count: 111, labels: ["ten"]))
+    }
+
+    @Test("dispatch errors are Lua errors with a clear message, and state is unchanged")
+    func dispatchErrors() throws {
+        #expect(world.error(#"flux.dispatch("tally.nope")"#) == "chunk:1: unknown action 'tally.nope'")
+        #expect(world.error(#"flux.dispatch("tally.add", {by = "x"})"#) == "chunk:1: tally.add: field 'by': expected an integer, got string")
+        #expect(world.error(#"flux.dispatch("tally.boom")"#) == "chunk:1: store 'tally' failed on 'tally.boom': boom")
+        #expect(world.error(#"flux.dispatch(42)"#) == "chunk:1: bad argument #1 to 'dispatch' (action name or table expected, got number)")
+        #expect(world.error(#"flux.dispatch{by = 1}"#) == "chunk:1: bad argument #1 to 'dispatch' (field 'type' must name an action, got nil)")
+        #expect(world.tally.state == TallyState())
+    }
+
+    @Test("flux.stores, flux.actions and flux.state list and snapshot; changing a snapshot changes no store")
+    func introspection() throws {
+        let result = try world.run(#"""
+        local s = flux.state("tally")
+        s.count = 99
+        return flux.stores()[1], flux.actions("tally")[1], flux.state("tally").count
+        """#)
+        #expect(result == [.string("tally"), .string("tally.add"), .integer(0)])
+    }
+
+    @Test("a subscriber hears the state now, then every change with the previous state; cancel stops it")
+    func subscribe() throws {
+        try world.run(#"""
+        heard = {}
+        sub = flux.subscribe("tally", function(state, previous)
+          heard[#heard + 1] = state.count .. "/" .. (previous and previous.count or "-")
+        end)
+        flux.dispatch("tally.add", {by = 2})
+        flux.dispatch("tally.add", {by = 3})
+        sub:cancel()
+        sub:cancel()
+        flux.dispatch("tally.add")
+        """#)
+        #expect(try world.run("return table.concat(heard, ' ')") == [.string("0/- 2/0 5/2")])
+    }
+
+    @Test("a to-be-closed subscription is cancelled at the end of its scope")
+    func toBeClosed() throws {
+        try world.run(#"""
+        count = 0
+        do
+          local sub <close> = flux.subscribe("tally", function() count = count + 1 end)
+          flux.dispatch("tally.add")
+        end
+        flux.dispatch("tally.add")
+        """#)
+        #expect(try world.run("return count") == [.integer(2)])
+    }
+
+    @Test("the state a subscriber keeps is read-only and never changes")
+    func proxyIsStable() throws {
+        try world.run(#"""
+        flux.dispatch("tally.add", {label = "a"})
+        kept = nil
+        flux.subscribe("tally", function(state) kept = kept or state end)
+        flux.dispatch("tally.add", {label = "b"})
+        """#)
+        #expect(try world.run("return kept.count, #kept.labels, kept.labels[1]") == [.integer(1), .integer(1), .string("a")])
+        #expect(world.error("kept.count = 5").contains("read-only"))
+        #expect(world.error("kept.labels[1] = 'x'").contains("read-only"))
+        #expect(try world.run("local n = 0 for k in pairs(kept) do n = n + 1 end return n") == [.integer(2)])
+    }
+
+    @Test("an error in a subscriber is reported with a traceback and the subscription stays")
+    func subscriberError() throws {
+        try world.run(#"""
+        calls = 0
+        flux.subscribe("tally", function(state)
+          calls = calls + 1
+          if state.count == 1 then error("bad subscriber") end
+        end)
+        flux.dispatch("tally.add")
+        flux.dispatch("tally.add")
+        """#)
+        #expect(world.tally.state.count == 2)
+        #expect(try world.run("return calls") == [.integer(3)])
+        #expect(world.reports.count == 1)
+        #expect(world.reports.first?.contains("bad subscriber") == true)
+        #expect(world.reports.first?.contains("stack traceback") == true)
+    }
+
+    @Test("a Lua store takes part in dispatch: handlers, undo, and rollback together with a Swift store")
+    func luaStore() throws {
+        try world.run(#"""
+        flux.store{
+          name = "audit",
+          state = {entries = {}},
+          on = {
+            ["tally.add"] = function(state, action)
+              if action.by < 0 then error("negative") end
+              table.insert(state.entries, action.by)
+              return state
+            end,
+            ["audit.clear"] = function(state) state.entries = {} return state end,
+          },
+        }
+        flux.dispatch("tally.add", {by = 4})
+        """#)
+        #expect(try world.run("return #flux.state('audit').entries") == [.integer(1)])
+        #expect(world.error(#"flux.dispatch("tally.add", {by = -1})"#).contains("store 'audit' failed on 'tally.add'"))
+        #expect(world.tally.state.count == 4, "the Swift store was rolled back")
+        #expect(try world.run("return #flux.state('audit').entries") == [.integer(1)])
+        try world.run(#"flux.dispatch("audit.clear")"#)
+        #expect(try world.run("return #flux.state('audit').entries, flux.undo(), #flux.state('audit').entries") ==
+                [.integer(0), .boolean(true), .integer(1)])
+    }
+
+    @Test("flux.group makes one undo step of many actions")
+    func group() throws {
+        try world.run(#"""
+        flux.group("Three at once", function()
+          flux.dispatch("tally.add")
+          flux.dispatch("tally.add")
+          flux.dispatch("tally.add")
+        end)
+        flux.undo()
+        """#)
+        #expect(world.tally.state.count == 0)
+        #expect(world.dispatcher.history.redoLabels == ["Three at once"])
+    }
+
+    @Test("a Lua view provider renders a model; flux.model and flux.render reach it by name")
+    func views() throws {
+        try world.run(#"""
+        flux.view("tally", {store = "tally", render = function(state)
+          local cells = {}
+          for i, label in ipairs(state.labels) do cells[i] = {title = label, accessory = "checkmark"} end
+          return {sections = {{header = "Count " .. state.count, height = 28, cells = cells}}}
+        end})
+        flux.dispatch("tally.add", {label = "first"})
+        """#)
+        #expect(try world.run("return flux.model('tally').sections[1].cells[1].title") == [.string("first")])
+        let text = try #require(world.run("return flux.render('tally', 30)").first)
+        #expect(text.description.contains("Count 1"))
+        #expect(world.error("flux.render('nope')").contains("unknown view 'nope'"))
+    }
+
+    @Test("flux.watch hands over the diff of a view after each change")
+    func watch() throws {
+        try world.run(#"""
+        flux.view("tally", {store = "tally", render = function(state)
+          local cells = {}
+          for i, label in ipairs(state.labels) do cells[i] = {title = label} end
+          return {sections = {{header = "Labels", cells = cells}}}
+        end})
+        diffs = {}
+        w = flux.watch("tally", function(diff) diffs[#diffs + 1] = diff end)
+        flux.dispatch("tally.add", {label = "a"})
+        flux.dispatch("tally.add", {label = "b"})
+        flux.dispatch("tally.add")
+        """#)
+        #expect(try world.run("return #diffs, diffs[1].inserted, diffs[2].text:find('+', 1, true) ~= nil") ==
+                [.integer(2), .integer(1), .boolean(true)])
+    }
+
+    @Test("a runaway loop stops under a budget and the stores are intact afterwards")
+    func runaway() throws {
+        world.host.vm.instructionBudget = 1_000_000
+        try world.run(#"flux.dispatch("tally.add")"#)
+        #expect(world.error("while true do end").contains("instruction budget exceeded"))
+        try world.run(#"flux.dispatch("tally.add")"#)
+        #expect(world.tally.state.count == 2)
+    }
+}
