@@ -21,6 +21,19 @@ struct DiffPropertySpec {
             let id = section.cells[path.row].id
             #expect(newSections[section.id]?.contains(id) == false, "seed \(seed): \(id) deleted from \(section.id)")
         }
+        // Fewest moves: within each kept section, the rows that stayed there minus a longest run of them
+        // in old order (found here the slow, obvious way).
+        for (to, section) in new.sections.enumerated() {
+            guard let from = old.sections.firstIndex(where: { $0.id == section.id }) else { continue }
+            let oldRows = Dictionary(uniqueKeysWithValues: old.sections[from].cells.enumerated().map { ($1.id, $0) })
+            let order = section.cells.compactMap { oldRows[$0.id] }
+            var longest = [Int](repeating: 1, count: order.count)
+            for i in order.indices {
+                for j in 0..<i where order[j] < order[i] { longest[i] = max(longest[i], longest[j] + 1) }
+            }
+            let moves = changes.rowMoves.filter { $0.from.section == from && $0.to.section == to }.count
+            #expect(moves == order.count - (longest.max() ?? 0), "seed \(seed): section \(section.id)")
+        }
     }
 
     @Test("applying the diff of a model and its random edit to the model gives the edit (3,000 seeds)")

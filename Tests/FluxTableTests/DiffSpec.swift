@@ -69,6 +69,18 @@ struct DiffSpec {
         #expect(try old.applying(changes) == new)
     }
 
+    @Test("moving a row down the list is one move, not a move of every row it passed")
+    func moveDown() throws {
+        let titles = (0..<10).map { "r\($0)" }
+        var reordered = titles
+        reordered.insert(reordered.remove(at: 1), at: 8)
+        let old = TableViewModel(sections: [section("S", titles)])
+        let new = TableViewModel(sections: [section("S", reordered)])
+        let changes = diff(old, new)
+        #expect(changes == TableDiff(rowMoves: [RowMove(from: path(0, 1), to: path(0, 8))]))
+        #expect(try old.applying(changes) == new)
+    }
+
     @Test("reordering sections moves only the section that changed place; row paths use each side's index")
     func sectionMove() throws {
         let old = TableViewModel(sections: [section("A", ["a"]), section("B", ["b"]), section("C", ["c", "z"])])

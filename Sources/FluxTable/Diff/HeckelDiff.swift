@@ -1,13 +1,20 @@
-// Heckel's linear diff ("A technique for isolating differences between files", 1978), as IGListKit and
-// DifferenceKit use it: match entries by identity through a hash table, then derive inserts, deletes,
-// moves and updates from the matches in one pass each. Identities here are unique within a section, so
-// the table only has to find each row's single partner.
+// Heckel's diff ("A technique for isolating differences between files", 1978), as IGListKit and
+// DifferenceKit use it: match entries by identity through a hash table in linear time, then derive
+// inserts, deletes, moves and updates from the matches. Identities here are unique within a section,
+// so the table only has to find each entry's single partner.
+//
+// Moves are the fewest that explain the new order: the kept entries outside a longest increasing
+// subsequence of old indices. The one-pass rule of DifferenceKit (an entry stays when it is the first
+// old entry not yet placed) is linear but calls every row between a row's old and new place a move when
+// that row moves down; the subsequence costs O(k log k) for the k kept entries, and nothing at all when
+// no entry changed order, the usual case.
 
 extension TableDiff {
-    /// The changes from `old` to `new`, in time linear in the number of sections and rows.
+    /// The changes from `old` to `new`, in time linear in the number of sections and rows (plus
+    /// O(k log k) for the k kept rows of a section whose rows changed order).
     ///
-    /// Repeated ids (which ``TableViewModel/validate()`` rejects) still give a correct diff: the first
-    /// of a repeated id is matched, the others are deleted or inserted.
+    /// Repeated ids (which ``TableViewModel/validate()`` rejects) still give a correct diff: they pair
+    /// up in order of appearance, and the ones left over are deleted or inserted.
     public init(from old: TableViewModel, to new: TableViewModel) {
         self.init()
         let oldSections = old.sections
@@ -25,8 +32,15 @@ extension TableDiff {
                     from: from, to: index, headerTitle: section.headerTitle, headerHeight: section.headerHeight))
             }
         }
-        sectionMoves = movedEntries(oldIndexOf: sections.oldIndex, oldCount: oldSections.count)
-            .map { SectionMove(from: $0.from, to: $0.to) }
+        let keptSections = sections.oldIndex.filter { $0 >= 0 }
+        let unmovedSections = unmovedMask(keptSections)
+        var kept = 0
+        for (index, from) in sections.oldIndex.enumerated() where from >= 0 {
+            if unmovedSections?[kept] == false {
+                sectionMoves.append(SectionMove(from: from, to: index))
+            }
+            kept += 1
+        }
 
         var rows = RowMatching(old: oldSections, new: newSections, sections: sections)
         rows.matchWithinSections()
@@ -43,17 +57,18 @@ extension TableDiff {
                 rowDeletes.append(RowPath(section: oldSection, row: row))
             }
         }
-        var tracked: [Bool] = []
+        var sameSection: [Int] = []
         for (newSection, matches) in rows.newMatch.enumerated() {
             let oldSection = sections.oldIndex[newSection]
             guard oldSection >= 0 else { continue }
             let newCells = new[newSection].cells
-            // A row of the old section is "tracked" once placed, or from the start when it leaves the
-            // section; the first untracked row is where the next unmoved row must come from.
-            let oldMatches = rows.oldMatch[oldSection]
-            tracked.removeAll(keepingCapacity: true)
-            tracked.append(contentsOf: oldMatches.lazy.map { $0 < 0 || PackedPath.section($0) != newSection })
-            var untracked = 0
+            // Rows that stayed in the section keep their place when they are in order.
+            sameSection.removeAll(keepingCapacity: true)
+            for match in matches where match >= 0 && PackedPath.section(match) == oldSection {
+                sameSection.append(PackedPath.unpack(match).row)
+            }
+            let unmoved = unmovedMask(sameSection)
+            var kept = 0
             for (row, match) in matches.enumerated() {
                 let to = RowPath(section: newSection, row: row)
                 guard match >= 0 else {
@@ -64,11 +79,10 @@ extension TableDiff {
                 if from.section != oldSection {
                     rowMoves.append(RowMove(from: from, to: to))
                 } else {
-                    while untracked < tracked.count && tracked[untracked] { untracked += 1 }
-                    if from.row != untracked {
+                    if unmoved?[kept] == false {
                         rowMoves.append(RowMove(from: from, to: to))
                     }
-                    tracked[from.row] = true
+                    kept += 1
                 }
                 if old[from.section].cells[from.row] != newCells[row] {
                     rowUpdates.append(RowUpdate(from: from, to: to, cell: newCells[row]))
@@ -78,24 +92,35 @@ extension TableDiff {
     }
 }
 
-/// The kept entries whose order changed, given for each new index the old index it came from (or -1
-/// for an insert). Entries not listed keep their relative order, as DifferenceKit finds them: walking
-/// the new order, an entry stays put when it is the first old entry not yet placed.
-private func movedEntries(oldIndexOf: [Int], oldCount: Int) -> [(from: Int, to: Int)] {
-    var tracked = [Bool](repeating: true, count: oldCount)
-    for from in oldIndexOf where from >= 0 {
-        tracked[from] = false
+/// For old indices listed in new order, which of them keep their place: those in a longest increasing
+/// subsequence (patience sorting with binary search). Nil when all do, found in one pass.
+private func unmovedMask(_ oldIndices: [Int]) -> [Bool]? {
+    var ordered = true
+    for index in oldIndices.indices.dropFirst() where oldIndices[index - 1] > oldIndices[index] {
+        ordered = false
+        break
     }
-    var moves: [(from: Int, to: Int)] = []
-    var untracked = 0
-    for (to, from) in oldIndexOf.enumerated() where from >= 0 {
-        while untracked < oldCount && tracked[untracked] { untracked += 1 }
-        if from != untracked {
-            moves.append((from, to))
+    if ordered { return nil }
+    // tails[k]: the position ending the best increasing run of length k + 1 found so far.
+    var tails: [Int] = []
+    var previous = [Int](repeating: -1, count: oldIndices.count)
+    for (position, value) in oldIndices.enumerated() {
+        var low = 0
+        var high = tails.count
+        while low < high {
+            let middle = (low + high) / 2
+            if oldIndices[tails[middle]] < value { low = middle + 1 } else { high = middle }
         }
-        tracked[from] = true
+        if low > 0 { previous[position] = tails[low - 1] }
+        if low == tails.count { tails.append(position) } else { tails[low] = position }
     }
-    return moves
+    var mask = [Bool](repeating: false, count: oldIndices.count)
+    var position = tails.last ?? -1
+    while position >= 0 {
+        mask[position] = true
+        position = previous[position]
+    }
+    return mask
 }
 
 /// Old and new sections paired by id.

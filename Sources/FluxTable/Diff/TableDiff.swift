@@ -8,9 +8,9 @@
 /// - Inserts, and the `to` of moves and updates, count in the **new** model.
 /// - The rows of a deleted or inserted section are not listed; they go or come with their section. A
 ///   row never moves out of a deleted section or into an inserted one: it is deleted or inserted.
-/// - Only rows whose order changed are moves; a row pushed along by inserts, deletes or other moves is
-///   not. Rows that are not moved keep their relative order, and fill the places that inserts and moves
-///   leave free. The same holds for sections.
+/// - Moves are the fewest that explain the new order; a row pushed along by inserts, deletes or other
+///   moves is not a move. Rows that are not moved keep their relative order, and fill the places that
+///   inserts and moves leave free. The same holds for sections.
 /// - A row that moved and changed is listed in both ``rowMoves`` and ``rowUpdates``.
 ///
 /// Every list is in ascending order of its old index (deletes) or new index (the rest).
