@@ -42,13 +42,15 @@ public struct TableRenderer: Sendable {
         var titleWidth = 0
         var detailWidth = 0
         var hasAccessory = false
+        // Cells are read field by field, not copied whole, to spare retaining strings not used here.
         for section in model.sections {
-            for cell in section.cells {
-                let title = TerminalText(cell.title, keepEscapes: keepEscapes)
-                let detail = cell.detail.map { TerminalText($0, keepEscapes: keepEscapes) } ?? .empty
+            let cells = section.cells
+            for index in cells.indices {
+                let title = TerminalText(cells[index].title, keepEscapes: keepEscapes)
+                let detail = cells[index].detail.map { TerminalText($0, keepEscapes: keepEscapes) } ?? .empty
                 titleWidth = max(titleWidth, title.width)
                 detailWidth = max(detailWidth, detail.width)
-                hasAccessory = hasAccessory || cell.accessory != .none
+                hasAccessory = hasAccessory || cells[index].accessory != .none
                 titles.append(title)
                 details.append(detail)
             }
@@ -68,10 +70,11 @@ public struct TableRenderer: Sendable {
         var index = 0
         for section in model.sections {
             writeHeader(of: section, to: &output, marks: marks)
-            for cell in section.cells {
-                let dimmed = !cell.enabled
+            let cells = section.cells
+            for cell in cells.indices {
+                let dimmed = !cells[cell].enabled
                 if dimmed { output.style("2") }
-                if cell.selected { output.write(marks.selected) } else { output.space(1) }
+                if cells[cell].selected { output.write(marks.selected) } else { output.space(1) }
                 output.space(1)
                 write(titles[index], in: titleColumn, to: &output, marks: marks)
                 if hasDetail {
@@ -80,7 +83,7 @@ public struct TableRenderer: Sendable {
                 }
                 if hasAccessory {
                     output.space(1)
-                    if let mark = marks.mark(for: cell.accessory) { output.write(mark) }
+                    if let mark = marks.mark(for: cells[cell].accessory) { output.write(mark) }
                 }
                 if dimmed { output.style("0") }
                 output.newline()
