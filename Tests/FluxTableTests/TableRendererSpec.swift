@@ -114,7 +114,7 @@ struct TableRendererSpec {
             """))
     }
 
-    @Test("header height becomes blank lines: none for nil, 0 or under 20, one per full 20 points")
+    @Test("header height becomes vertical space: none for nil, 0 or under 20, a blank line from 20 up")
     func headerHeight() {
         let model = TableViewModel(sections: [
             SectionModel(headerTitle: "A", cells: [CellViewModel(title: "a")]),
@@ -134,7 +134,6 @@ struct TableRendererSpec {
 
             D
               d
-
 
             E
               e

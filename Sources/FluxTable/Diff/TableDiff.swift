@@ -19,7 +19,8 @@
 /// model from the old one and the diff alone.
 ///
 /// ```swift
-/// let changes = TableDiff(from: shown, to: viewProvider(state))
+/// let next = viewProvider(state)
+/// let changes = TableDiff(from: shown, to: next)
 /// if !changes.isEmpty { print(PatchRenderer(options: .detect()).render(changes, from: shown, to: next)) }
 /// ```
 public struct TableDiff: Hashable, Sendable {

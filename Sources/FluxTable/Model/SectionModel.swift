@@ -15,8 +15,8 @@ public struct SectionModel: Hashable, Sendable {
     public var id: String
     /// The header's text, or nil for a section without a header.
     public var headerTitle: String?
-    /// The header's height in points, as a table view would lay it out. The terminal turns each full
-    /// 20 points into a blank line before the header.
+    /// The header's height in points, as a table view would lay it out. On a terminal, 20 points or
+    /// more become a blank line before the header.
     public var headerHeight: Double?
     /// The rows, top to bottom.
     public var cells: [CellViewModel]

@@ -1,7 +1,8 @@
 /// Shows a ``TableViewModel`` as a readable table on a terminal.
 ///
-/// Each section starts with its header in bold, after one blank line for each full 20 points of header
-/// height (so the usual 28 gives one, nil or 0 none). Each row is
+/// Each section starts with its header in bold, after a blank line when the header is at least 20
+/// points high (a table view's usual 28 or more gives one; nil, 0 or a thin header none): a terminal
+/// line is about 20 points, and more than one blank line would waste the screen. Each row is
 ///
 ///     ● Title             Detail      ›
 ///
@@ -20,8 +21,8 @@ public struct TableRenderer: Sendable {
 
     /// The narrowest a column is shrunk to, unless its text is narrower.
     public static let minimumColumnWidth = 6
-    /// The header height, in points, that one blank line stands for.
-    public static let pointsPerLine = 20.0
+    /// The header height, in points, from which a blank line precedes the header.
+    public static let blankLineHeight = 20.0
 
     /// A renderer with `options`.
     public init(options: RenderOptions) {
@@ -93,10 +94,10 @@ public struct TableRenderer: Sendable {
         return output.string
     }
 
-    /// Blank lines for the header's height, then its title in bold, cut to the line width.
+    /// A blank line for a high header, then its title in bold, cut to the line width.
     private func writeHeader(of section: SectionModel, to output: inout TerminalOutput, marks: Marks) {
-        if let height = section.headerHeight, height.isFinite, height >= Self.pointsPerLine {
-            for _ in 0..<Int(height / Self.pointsPerLine) { output.newline() }
+        if let height = section.headerHeight, height >= Self.blankLineHeight {
+            output.newline()
         }
         guard let title = section.headerTitle, !title.isEmpty else { return }
         let text = TerminalText(title, keepEscapes: options.color)
