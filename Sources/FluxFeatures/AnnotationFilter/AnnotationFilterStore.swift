@@ -4,7 +4,8 @@ import Flux
 ///
 /// Its business rule, from the production feature: filtering by an issue property (assignee, status)
 /// only makes sense while issues are shown, so toggling an issue-specific filter turns the issue type
-/// filter on when no annotation type filter is active or the issue type filter is off.
+/// filter on when no annotation type filter is active or the issue type filter is off — whichever
+/// way the issue filter was toggled.
 ///
 /// ```swift
 /// let store = AnnotationFilterStore(dispatcher: dispatcher)

@@ -107,6 +107,17 @@ struct AnnotationFilterStoreSpec {
         #expect(view.last.isEnabled(.issueUnassigned))
     }
 
+    @Test("turning an issue filter off while the issue type filter is off → turns the issue type filter on")
+    func issueFilterOffAppliesRule() throws {
+        try toggle(.issueStatus, .issueType)
+        #expect(!view.last.isEnabled(.issueType))
+
+        try toggle(.issueStatus)
+
+        #expect(!view.last.isEnabled(.issueStatus))
+        #expect(view.last.activeFilters(in: .general) == [.issueType])
+    }
+
     @Test("toggling a filter that is not about issues → leaves the issue type filter alone")
     func otherFiltersLeaveIssueTypeAlone() throws {
         try toggle(.shared, .hideEverything, .text)
