@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "FluxTests", dependencies: ["Flux"]),
         .testTarget(name: "FluxTableTests", dependencies: ["FluxTable"]),
         .testTarget(name: "FluxLuaTests", dependencies: ["FluxLua", "Flux", "FluxTable"]),
-        .testTarget(name: "FluxFeaturesTests", dependencies: ["FluxFeatures"]),
+        .testTarget(name: "FluxFeaturesTests", dependencies: ["FluxFeatures", "Flux", "FluxTable"]),
         .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "fluxsh"]),
     ]
 )

@@ -20,8 +20,9 @@ open class Store<State: Encodable>: StoreProtocol {
 
     /// The store's name, used by the shell, by scripts and in messages.
     public let name: String
-    /// The dispatcher this store is registered with.
-    public let dispatcher: Dispatcher
+    /// The dispatcher this store is registered with. The dispatcher owns its stores (it holds them for
+    /// as long as they are registered), so the store does not keep it alive: keep the dispatcher.
+    public unowned let dispatcher: Dispatcher
     /// The token to pass to ``Dispatcher/waitFor(_:)`` to run this store first.
     public var token: DispatchToken { registration }
     @usableFromInline @exclusivity(unchecked) var registration: DispatchToken!
