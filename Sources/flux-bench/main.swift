@@ -9,6 +9,7 @@ struct Options {
     var shellRuns = 10
     var actions = 1_000_000
     var luaActions = 200_000
+    var subscribers = [1, 10]
     var workloads: [String] = []
 
     static let workloads = [
@@ -23,13 +24,14 @@ struct Options {
     ]
 
     static let usage = """
-    usage: flux-bench [--runs N] [--shell-runs N] [--actions N] [--lua-actions N] [workload…]
+    usage: flux-bench [--runs N] [--shell-runs N] [--actions N] [--lua-actions N] [--subscribers N] [workload…]
 
     Runs every workload, or those named, and prints one table of medians over the runs.
       --runs N         runs per figure (default 5)
       --shell-runs N   runs of fluxsh (default 10)
       --actions N      Swift dispatches per run (default 1000000; memory reads after N and 2N)
       --lua-actions N  dispatches per run of the Lua workloads (default 200000)
+      --subscribers N  only this many subscribers in swift-dispatch (default: 1, then 10)
 
     workloads:
     \(workloads.map { "  \($0.0.padding(to: 16))\($0.1)" }.joined(separator: "\n"))
@@ -49,6 +51,7 @@ struct Options {
             case "--shell-runs": shellRuns = try count(argument)
             case "--actions": actions = try count(argument)
             case "--lua-actions": luaActions = try count(argument)
+            case "--subscribers": subscribers = [try count(argument)]
             case "-h", "--help":
                 print(Self.usage)
                 exit(0)
@@ -121,7 +124,7 @@ func runBenchmarks(_ options: Options) throws -> BenchmarkTable {
 
     if options.wants("swift-dispatch") {
         var rows: [Figure] = []
-        for subscribers in [1, 10] {
+        for subscribers in options.subscribers {
             progress("swift-dispatch: \(subscribers) subscriber(s), \(options.runs) runs of \(options.actions) actions")
             let workload = SwiftDispatch(subscribers: subscribers, actions: options.actions)
             _ = try SwiftDispatch(subscribers: subscribers, actions: max(1, options.actions / 10)).run()
