@@ -64,3 +64,26 @@ struct Bridging {
         return times
     }
 }
+
+extension Bridging {
+    /// Workload 5's figures: milliseconds per round trip, and per push and per decode.
+    static func figures(_ options: Options) throws -> [Figure] {
+        progress("bridge: \(options.runs) runs")
+        let bridging = Bridging(repeats: 50)
+        _ = try bridging.run() // warm-up
+        var encode = Samples(), decode = Samples(), roundTrip = Samples()
+        for _ in 0 ..< options.runs {
+            let times = try bridging.run()
+            encode.add(times.encode * 1000)
+            decode.add(times.decode * 1000)
+            roundTrip.add(times.roundTrip * 1000)
+        }
+        let workload = "5 Swift ⇄ Lua bridging"
+        return [
+            Figure(workload: workload, name: "1,000 items, round trip", samples: roundTrip, unit: "ms",
+                   notes: "5 fields each (Int, String, Double, Bool, String?)"),
+            Figure(workload: workload, name: "LuaEncoder push", samples: encode, unit: "ms"),
+            Figure(workload: workload, name: "LuaDecoder decode", samples: decode, unit: "ms"),
+        ]
+    }
+}

@@ -38,3 +38,25 @@ struct DispatchMemory {
         return readings
     }
 }
+
+extension DispatchMemory {
+    /// Workload 7's memory figures: resident memory before, after N and after 2N dispatches, and growth.
+    static func figures(_ options: Options) throws -> [Figure] {
+        progress("memory: \(options.actions) and \(2 * options.actions) dispatches")
+        let readings = try DispatchMemory(actions: options.actions).run()
+        let first = Double(readings.afterFirst - readings.before) / mebibyte
+        let second = Double(readings.afterSecond - readings.afterFirst) / mebibyte
+        let count = { (n: Int) in n.isMultiple(of: 1_000_000) ? "\(n / 1_000_000)M" : "\(n)" }
+        let workload = "7 memory, undo history on"
+        let mebibytes = { (bytes: Int) in Samples([Double(bytes) / mebibyte]) }
+        return [
+            Figure(workload: workload, name: "RSS before", samples: mebibytes(readings.before), unit: "MiB",
+                   notes: "history full (limit \(Dispatcher().history.limit))"),
+            Figure(workload: workload, name: "RSS after \(count(options.actions)) dispatches", samples: mebibytes(readings.afterFirst),
+                   unit: "MiB", notes: "growth \(fixed(first, decimals: 2)) MiB"),
+            Figure(workload: workload, name: "RSS after \(count(2 * options.actions)) dispatches",
+                   samples: mebibytes(readings.afterSecond), unit: "MiB",
+                   notes: "growth \(fixed(second, decimals: 2)) MiB: " + (abs(second) < 1 ? "flat" : "GROWS with dispatches")),
+        ]
+    }
+}

@@ -45,3 +45,45 @@ final class LuaBench {
     /// The ten strings of the bench state, as a Lua list literal.
     static let itemsLiteral = "{" + BenchState().items.map { "\"\($0)\"" }.joined(separator: ", ") + "}"
 }
+
+extension LuaBench {
+    /// The figures of workloads 2, 3 and 4 (those chosen), keyed by workload name, with the ratios of 2
+    /// and 4 to the baseline 3.
+    ///
+    /// The workloads run in interleaved rounds: load from elsewhere falls on the baseline and on what it
+    /// is compared with alike, and each ratio is taken within a round.
+    static func figures(_ options: Options) throws -> [String: [Figure]] {
+        let bench = LuaBench()
+        let count = options.luaActions
+        var runners: [(name: String, run: (Int) throws -> Double)] = []
+        if options.wants("lua-redux") { runners.append(("lua-redux", try LuaRedux(bench: bench).run)) }
+        if options.wants("dispatch-lua") { runners.append(("dispatch-lua", try DispatchLua(bench: bench).run)) }
+        if options.wants("lua-store") { runners.append(("lua-store", try LuaStoreDispatch(bench: bench).run)) }
+        guard !runners.isEmpty else { return [:] }
+        progress("\(runners.map(\.name).joined(separator: ", ")): \(options.runs) rounds of \(count) dispatches")
+        for runner in runners { _ = try runner.run(max(1, count / 10)) } // warm-up
+        var seconds: [String: Samples] = [:]
+        for _ in 0 ..< options.runs {
+            for runner in runners { seconds[runner.name, default: Samples()].add(try runner.run(count)) }
+        }
+        let rates = seconds.mapValues { $0.map(Options.millionsPerSecond(count)) }
+        func notes(_ name: String, _ label: String) -> String {
+            guard let rate = rates[name], let baseline = rates["lua-redux"] else { return "run lua-redux too for \(label)" }
+            return ratioNote(rate.ratio(to: baseline), label: label)
+        }
+        var figures: [String: [Figure]] = [:]
+        if let rate = rates["dispatch-lua"] {
+            figures["dispatch-lua"] = [Figure(workload: "2 flux.dispatch from Lua", name: "Swift store, Lua subscriber",
+                                              samples: rate, unit: "M actions/s", notes: notes("dispatch-lua", "2 ÷ 3"))]
+        }
+        if let rate = rates["lua-redux"] {
+            figures["lua-redux"] = [Figure(workload: "3 pure-Lua Redux store", name: "same VM, 1 listener",
+                                           samples: rate, unit: "M actions/s", notes: "the baseline of 2 and 4")]
+        }
+        if let rate = rates["lua-store"] {
+            figures["lua-store"] = [Figure(workload: "4 flux.store (Lua store)", name: "Lua handler, Lua subscriber",
+                                           samples: rate, unit: "M actions/s", notes: notes("lua-store", "4 ÷ 3"))]
+        }
+        return figures
+    }
+}

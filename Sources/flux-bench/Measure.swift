@@ -14,14 +14,24 @@ enum Measure {
     ///
     /// statm rather than getrusage: we want the memory held now, not the peak, to see whether it grows.
     static func residentBytes() -> Int? {
-        guard let file = fopen("/proc/self/statm", "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard let line = firstLine(of: "/proc/self/statm") else { return nil }
         let fields = line.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
         return pages * sysconf(Int32(_SC_PAGESIZE))
+    }
+
+    /// The 1-minute load average: how busy the machine was while the figures were taken.
+    static func loadAverage() -> String {
+        firstLine(of: "/proc/loadavg")?.split(separator: " ").first.map(String.init) ?? "?"
+    }
+
+    /// The first line of a small file such as those in /proc, read without Foundation.
+    private static func firstLine(of path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }
 

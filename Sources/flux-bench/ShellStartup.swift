@@ -9,6 +9,14 @@ struct ShellStartup {
         /// The child's peak resident memory, in bytes (`ru_maxrss` from `wait4`).
         var peakBytes: Int
         var status: Int32
+
+        /// How the run failed ("exit status 1", "signal 11"), or nil when the shell exited with 0.
+        var failure: String? {
+            let signal = status & 0x7f
+            if signal != 0 { return "signal \(signal)" }
+            let code = (status >> 8) & 0xff
+            return code == 0 ? nil : "exit status \(code)"
+        }
     }
 
     /// The `fluxsh` next to this executable (both are built into the same folder), if it is there.
@@ -57,5 +65,32 @@ struct ShellStartup {
             }
         }
         return Run(seconds: seconds, peakBytes: usage.ru_maxrss * 1024, status: status)
+    }
+}
+
+extension ShellStartup {
+    /// Workload 7's shell figures: start to first prompt, and peak memory; "fluxsh not built" without it.
+    static func figures(_ options: Options) throws -> [Figure] {
+        let workload = "7 fluxsh"
+        guard let path = locate() else {
+            return [Figure(workload: workload, name: "start to first prompt", samples: Samples(), unit: "ms",
+                           notes: "fluxsh not built (build the fluxsh product next to flux-bench)")]
+        }
+        progress("shell: \(options.shellRuns) runs of \(path)")
+        let shell = ShellStartup(path: path)
+        _ = try shell.run() // the first run pays for reading the binary from disk
+        var times = Samples(), peaks = Samples()
+        var failures: Set<String> = []
+        for _ in 0 ..< options.shellRuns {
+            let run = try shell.run()
+            times.add(run.seconds * 1000)
+            peaks.add(Double(run.peakBytes) / mebibyte)
+            if let failure = run.failure { failures.insert(failure) }
+        }
+        return [
+            Figure(workload: workload, name: "start to first prompt", samples: times, unit: "ms",
+                   notes: "whole run, `:quit` piped in" + failures.sorted().map { "; \($0)" }.joined()),
+            Figure(workload: workload, name: "peak memory", samples: peaks, unit: "MiB", notes: "ru_maxrss of the child"),
+        ]
     }
 }

@@ -29,3 +29,22 @@ struct SwiftDispatch {
         return seconds
     }
 }
+
+extension SwiftDispatch {
+    /// Workload 1's figures: throughput with each subscriber count, against the 2M actions/s target.
+    static func figures(_ options: Options) throws -> [Figure] {
+        let historyLimit = Dispatcher().history.limit
+        return try options.subscribers.map { subscribers in
+            progress("swift-dispatch: \(subscribers) subscriber(s), \(options.runs) runs of \(options.actions) actions")
+            _ = try SwiftDispatch(subscribers: subscribers, actions: max(1, options.actions / 10)).run() // warm-up
+            let workload = SwiftDispatch(subscribers: subscribers, actions: options.actions)
+            var seconds = Samples()
+            for _ in 0 ..< options.runs { seconds.add(try workload.run()) }
+            let rate = seconds.map(Options.millionsPerSecond(options.actions))
+            var notes = "undo history on (limit \(historyLimit))"
+            if subscribers == 10 { notes += "; target ≥ 2: " + (rate.median >= 2 ? "met" : "BELOW the target") }
+            return Figure(workload: "1 Swift store dispatch", name: "\(subscribers) subscriber\(subscribers == 1 ? "" : "s")",
+                          samples: rate, unit: "M actions/s", notes: notes)
+        }
+    }
+}

@@ -65,3 +65,27 @@ struct TableWorkload {
         return times
     }
 }
+
+extension TableWorkload {
+    /// Workload 6's figures: milliseconds per diff, per render of the whole table, per patch render.
+    static func figures(_ options: Options) throws -> [Figure] {
+        progress("table: \(options.runs) runs")
+        let table = TableWorkload(repeats: 5)
+        _ = try table.run() // warm-up
+        var diffs = Samples(), renders = Samples(), patches = Samples()
+        for _ in 0 ..< options.runs {
+            let times = try table.run()
+            diffs.add(times.diff * 1000)
+            renders.add(times.render * 1000)
+            patches.add(times.patch * 1000)
+        }
+        let changed = sections * rowsPerSection / changeEvery
+        let workload = "6 FluxTable, 10×1,000 rows"
+        return [
+            Figure(workload: workload, name: "diff, 1% of rows changed", samples: diffs, unit: "ms", notes: "\(changed) updates"),
+            Figure(workload: workload, name: "render, whole table", samples: renders, unit: "ms",
+                   notes: "80 columns, Unicode, no colour"),
+            Figure(workload: workload, name: "patch render", samples: patches, unit: "ms", notes: "\(changed) lines"),
+        ]
+    }
+}

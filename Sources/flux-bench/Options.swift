@@ -1,0 +1,83 @@
+import Glibc
+
+/// The command line: which workloads, and how many runs of each.
+struct Options {
+    var runs = 5
+    var shellRuns = 10
+    var actions = 1_000_000
+    var luaActions = 200_000
+    var subscribers = [1, 10]
+    var workloads: [String] = []
+
+    /// Every workload by the name that runs it alone, in the order of the table.
+    static let workloads: [(name: String, summary: String)] = [
+        ("swift-dispatch", "1: Swift store, 1M actions, 1 and 10 subscribers"),
+        ("dispatch-lua", "2: flux.dispatch from Lua into a Swift store, one Lua subscriber"),
+        ("lua-redux", "3: pure-Lua Redux-style store in the same VM (baseline of 2 and 4)"),
+        ("lua-store", "4: store defined with flux.store, one Lua subscriber"),
+        ("bridge", "5: 1,000-item Swift state to a Lua table and back"),
+        ("table", "6: FluxTable diff, render and patch render of 10,000 rows, 1% changed"),
+        ("shell", "7: fluxsh start to first prompt, and its peak memory"),
+        ("memory", "7: resident memory after 1M and 2M dispatches with undo history on"),
+    ]
+
+    static let usage = """
+    usage: flux-bench [--runs N] [--shell-runs N] [--actions N] [--lua-actions N] [--subscribers N] [workload…]
+
+    Runs every workload, or those named, and prints one table of medians over the runs.
+      --runs N         runs per figure (default 5)
+      --shell-runs N   runs of fluxsh (default 10)
+      --actions N      Swift dispatches per run (default 1000000; memory reads after N and 2N)
+      --lua-actions N  dispatches per run of the Lua workloads (default 200000)
+      --subscribers N  only this many subscribers in swift-dispatch (default: 1, then 10)
+
+    workloads:
+    \(workloads.map { "  \($0.name.padding(to: 16))\($0.summary)" }.joined(separator: "\n"))
+    """
+
+    /// Options from the command line's arguments (without the program name).
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        func count(_ flag: String) throws -> Int {
+            guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
+                throw BenchmarkFailure("\(flag) needs a positive number\n\n\(Self.usage)")
+            }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--runs": runs = try count(argument)
+            case "--shell-runs": shellRuns = try count(argument)
+            case "--actions": actions = try count(argument)
+            case "--lua-actions": luaActions = try count(argument)
+            case "--subscribers": subscribers = [try count(argument)]
+            case "-h", "--help":
+                print(Self.usage)
+                exit(0)
+            case let name where Self.workloads.contains { $0.name == name }:
+                if !workloads.contains(name) { workloads.append(name) }
+            default:
+                throw BenchmarkFailure("unknown argument '\(argument)'\n\n\(Self.usage)")
+            }
+        }
+        if workloads.isEmpty { workloads = Self.workloads.map(\.name) }
+    }
+
+    /// Whether the workload `name` is to run.
+    func wants(_ name: String) -> Bool { workloads.contains(name) }
+
+    /// The workloads' figure in millions per second from the seconds `count` operations took.
+    static func millionsPerSecond(_ count: Int) -> (Double) -> Double {
+        { seconds in Double(count) / seconds / 1e6 }
+    }
+}
+
+/// A mebibyte, for memory figures.
+let mebibyte = 1024.0 * 1024.0
+
+extension String {
+    /// The string padded with spaces to `width` characters.
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}
