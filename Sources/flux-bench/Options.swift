@@ -7,7 +7,8 @@ struct Options {
     var actions = 1_000_000
     var luaActions = 200_000
     var subscribers = [1, 10]
-    var workloads: [String] = []
+    /// The workloads named on the command line, or all of them.
+    var chosen: [String] = []
 
     /// Every workload by the name that runs it alone, in the order of the table.
     static let workloads: [(name: String, summary: String)] = [
@@ -21,6 +22,7 @@ struct Options {
         ("memory", "7: resident memory after 1M and 2M dispatches with undo history on"),
     ]
 
+    /// What `--help` and a wrong argument print.
     static let usage = """
     usage: flux-bench [--runs N] [--shell-runs N] [--actions N] [--lua-actions N] [--subscribers N] [workload…]
 
@@ -55,16 +57,16 @@ struct Options {
                 print(Self.usage)
                 exit(0)
             case let name where Self.workloads.contains { $0.name == name }:
-                if !workloads.contains(name) { workloads.append(name) }
+                if !chosen.contains(name) { chosen.append(name) }
             default:
                 throw BenchmarkFailure("unknown argument '\(argument)'\n\n\(Self.usage)")
             }
         }
-        if workloads.isEmpty { workloads = Self.workloads.map(\.name) }
+        if chosen.isEmpty { chosen = Self.workloads.map(\.name) }
     }
 
     /// Whether the workload `name` is to run.
-    func wants(_ name: String) -> Bool { workloads.contains(name) }
+    func wants(_ name: String) -> Bool { chosen.contains(name) }
 
     /// The workloads' figure in millions per second from the seconds `count` operations took.
     static func millionsPerSecond(_ count: Int) -> (Double) -> Double {
