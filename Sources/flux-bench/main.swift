@@ -32,7 +32,8 @@ do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let loadBefore = Measure.loadAverage()
     let table = try runBenchmarks(options)
-    print("flux-bench: medians of \(options.runs) runs (fluxsh: \(options.shellRuns)); "
+    let runs = { (count: Int) in count == 1 ? "1 run" : "\(count) runs" }
+    print("flux-bench: medians of \(runs(options.runs)) (fluxsh: \(runs(options.shellRuns))); "
         + "load average \(loadBefore) before, \(Measure.loadAverage()) after")
     print(table.render(), terminator: "")
 } catch {
