@@ -62,8 +62,8 @@ public final class FluxHost {
         try vm.run(try Self.readSource(path), chunkName: "@" + path)
     }
 
-    /// The text of a script file, with a clear error for a missing file, a folder or a binary file.
-    static func readSource(_ path: String) throws -> String {
+    /// The text of a script or log file, with a clear error for a missing file, a folder or a binary file.
+    public static func readSource(_ path: String) throws -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FluxScriptError("cannot open \(path): no such file")
@@ -159,8 +159,8 @@ public final class FluxHost {
         lua.rawSet("type", in: -2)
     }
 
-    /// An error's message, with the traceback of a Lua error.
-    static func describe(_ error: any Error) -> String {
+    /// An error's message, with the traceback of a Lua error (or of a Lua store handler's).
+    public static func describe(_ error: any Error) -> String {
         if let error = error as? LuaError, let traceback = error.traceback {
             return error.message + "\n" + traceback
         }
