@@ -1,1 +1,3 @@
 import FluxShell
+
+Fluxsh.main()

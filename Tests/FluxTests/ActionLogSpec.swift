@@ -63,7 +63,7 @@ struct ActionLogSpec {
         ])
     }
 
-    @Test("a malformed line → its line number, and the lines before it stay applied, nothing of it")
+    @Test("a malformed line → its line number, and nothing of the log is applied")
     func malformedLine() throws {
         let world = World(recording: false)
         let log = """
@@ -77,7 +77,21 @@ struct ActionLogSpec {
         } throws: { error in
             (error as? ReplayError)?.line == 3
         }
-        #expect(world.counter.state.count == 2)
+        #expect(world.counter.state.count == 0)
+        #expect(world.todos.state.titles.isEmpty)
+    }
+
+    @Test("a dispatch that fails midway → its line number; the valid steps before it stay applied")
+    func failingStep() throws {
+        let world = World(recording: false)
+        let log = """
+        {"name":"todos.add","payload":{"title":"a"}}
+        {"name":"todos.remove","payload":{"title":"x"}}
+        {"name":"todos.add","payload":{"title":"b"}}
+        """
+        #expect(throws: ReplayError(line: 2, message: "store 'todos' failed on 'todos.remove': no todo 'x'")) {
+            try ActionReplayer(dispatcher: world.dispatcher).replay(contentsOf: log)
+        }
         #expect(world.todos.state.titles == ["a"])
     }
 

@@ -1,8 +1,9 @@
 /// Replays an action log into a dispatcher: the same actions, undo steps and groups, in order.
 ///
-/// Every line is parsed and decoded before anything is dispatched from it; a malformed line, an unknown
-/// action or a failing dispatch stops the replay with a ``ReplayError`` giving its line number. The
-/// lines before it stay applied; nothing of that line is.
+/// The whole log is parsed and decoded before anything is dispatched, so a malformed line, an unknown
+/// action or a payload of the wrong shape stops the replay with a ``ReplayError`` giving its line
+/// number, and nothing of the log is applied. A dispatch that fails stops the replay at its line: the
+/// lines before it stay applied (each was a valid step), nothing of that line is.
 ///
 /// ```swift
 /// let count = try ActionReplayer(dispatcher: dispatcher).replay(contentsOf: text)
@@ -41,23 +42,31 @@ public struct ActionReplayer {
             }
         }
 
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingWhitespace
-            guard !line.isEmpty else { continue }
-            let entry: ActionLogEntry
-            do {
-                entry = try ActionLogEntry.parse(String(line), registry: dispatcher.registry)
-            } catch {
-                try flush()
-                throw ReplayError(line: offset + 1, message: Self.describe(error))
-            }
+        for (line, entry) in try entries(in: text) {
             if let last = batch.last, entry.group == nil || last.entry.group?.id != entry.group?.id {
                 try flush()
             }
-            batch.append((offset + 1, entry))
+            batch.append((line, entry))
         }
         try flush()
         return applied
+    }
+
+    /// Every entry of the log with its line number (1-based), checked without dispatching anything.
+    ///
+    /// - Throws: ``ReplayError`` for the first line that is not an entry of a known action.
+    public func entries(in text: String) throws(ReplayError) -> [(line: Int, entry: ActionLogEntry)] {
+        var entries: [(line: Int, entry: ActionLogEntry)] = []
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingWhitespace
+            guard !line.isEmpty else { continue }
+            do {
+                entries.append((offset + 1, try ActionLogEntry.parse(String(line), registry: dispatcher.registry)))
+            } catch {
+                throw ReplayError(line: offset + 1, message: Self.describe(error))
+            }
+        }
+        return entries
     }
 
     private func apply(_ entry: ActionLogEntry) throws {

@@ -1,0 +1,70 @@
+import FluxLua
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The read-eval-print loop: reads lines through a ``LineEditor``, runs them in a ``Shell``.
+///
+/// As in the standalone `lua`: an expression prints its value, a chunk that stops before its end
+/// continues on the next line (the `_PROMPT2` prompt, `>> `), an error prints with its traceback and the
+/// loop goes on. On a terminal Ctrl-C clears the line, or stops the running script with every store
+/// intact; Ctrl-D on an empty line leaves. On piped input there is no prompt: lines run as if typed.
+///
+/// ```swift
+/// let shell = Shell(write: …, writeError: …)
+/// let status = REPL(shell: shell, editor: LineEditor()).run()
+/// ```
+public final class REPL {
+    /// The shell the lines run in.
+    public let shell: Shell
+    /// Where lines come from.
+    public let editor: LineEditor
+
+    /// A loop reading `editor`'s lines into `shell`; Tab completes through the shell.
+    public init(shell: Shell, editor: LineEditor) {
+        self.shell = shell
+        self.editor = editor
+        editor.completionProvider = { [unowned shell] line, cursor, word in
+            shell.completions(line: line, cursor: cursor, word: word)
+        }
+    }
+
+    /// Reads and runs lines until the input ends or `:quit`.
+    ///
+    /// - Returns: The exit status: 0, or 1 when piped input had a line that failed.
+    public func run() -> Int32 {
+        // SIGINT while code runs stops the Lua call in progress; the signal handler may only call
+        // async-signal-safe code, which the interrupt is.
+        SignalInterrupts.install(interrupt: { LuaVM.interruptAll() })
+        defer { SignalInterrupts.uninstall() }
+        var failed = false
+        var pending: String?
+        while !shell.isFinished {
+            guard let line = editor.readLine(prompt: shell.prompt(continuation: pending != nil)) else { break }
+            let input = pending.map { $0 + "\n" + line } ?? line
+            switch shell.compile(input) {
+            case .incomplete:
+                pending = input
+                continue
+            case let .command(text):
+                failed = !shell.execute(text) || failed
+            case let .chunk(chunk):
+                failed = !shell.run(chunk) || failed
+            case let .failed(error):
+                shell.reportError(error)
+                failed = true
+            }
+            pending = nil
+            editor.addHistory(input)
+            _ = SignalInterrupts.takeInterrupt() // a Ctrl-C that stopped this input is spent
+        }
+        if let pending {
+            shell.reportError(LuaError(kind: .syntax, message: "stdin: the input ended inside a chunk: \(pending.split(separator: "\n").first ?? "")…"))
+            failed = true
+        }
+        shell.stopRecording()
+        return failed && !editor.isInteractive ? 1 : 0
+    }
+}

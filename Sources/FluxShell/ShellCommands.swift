@@ -1,0 +1,256 @@
+import Flux
+import FluxLua
+import FluxTable
+import Foundation
+
+extension Shell {
+    /// Every `:` command, in the order `:help` lists them.
+    static let commands: [ShellCommand] = [
+        ShellCommand(name: "help", arguments: "[command]", summary: "list the commands, or show how one is used",
+                     completes: []) { shell, text in try shell.help(text) },
+        ShellCommand(name: "stores", arguments: "", summary: "list the stores",
+                     completes: []) { shell, text in try shell.listStores(text) },
+        ShellCommand(name: "state", arguments: "[store]", summary: "print a store's state (every store's without a name)",
+                     completes: [.store]) { shell, text in try shell.printState(text) },
+        ShellCommand(name: "actions", arguments: "[store]", summary: "list the actions (a store's, or all)",
+                     completes: [.store]) { shell, text in try shell.listActions(text) },
+        ShellCommand(name: "dispatch", arguments: "<action> [lua-table]", summary: "dispatch an action with an optional payload",
+                     completes: [.action]) { shell, text in try shell.dispatch(text) },
+        ShellCommand(name: "views", arguments: "", summary: "list the views and the stores they render",
+                     completes: []) { shell, text in try shell.listViews(text) },
+        ShellCommand(name: "render", arguments: "<view>", summary: "print a view's table",
+                     completes: [.view]) { shell, text in try shell.render(text) },
+        ShellCommand(name: "watch", arguments: "<view>", summary: "after every change, print what changed in a view's table",
+                     completes: [.view]) { shell, text in try shell.watch(text) },
+        ShellCommand(name: "unwatch", arguments: "[view]", summary: "stop watching a view (all views without a name)",
+                     completes: [.watchedView]) { shell, text in try shell.unwatch(text) },
+        ShellCommand(name: "undo", arguments: "", summary: "undo the last change (a whole group at once)",
+                     completes: []) { shell, text in try shell.travel(text, undo: true) },
+        ShellCommand(name: "redo", arguments: "", summary: "redo what was undone",
+                     completes: []) { shell, text in try shell.travel(text, undo: false) },
+        ShellCommand(name: "history", arguments: "", summary: "list the steps undo and redo would take",
+                     completes: []) { shell, text in try shell.listHistory(text) },
+        ShellCommand(name: "load", arguments: "<file>", summary: "load a Lua plugin (a .lua file, or a folder with init.lua)",
+                     completes: [.file]) { shell, text in try shell.load(text) },
+        ShellCommand(name: "reload", arguments: "[plugin]", summary: "run a plugin's file again; its stores keep their state",
+                     completes: [.plugin]) { shell, text in try shell.reload(text) },
+        ShellCommand(name: "record", arguments: "[file]", summary: "record every action to a log file; without a file, stop",
+                     completes: [.file]) { shell, text in try shell.record(text) },
+        ShellCommand(name: "replay", arguments: "<file>", summary: "dispatch the actions of a recorded log",
+                     completes: [.file]) { shell, text in try shell.replay(text) },
+        ShellCommand(name: "quit", arguments: "", summary: "leave the shell (Ctrl-D does too)",
+                     completes: []) { shell, text in try shell.quit(text) },
+    ]
+
+    /// The command named `name` (with or without its colon).
+    static func command(named name: String) -> ShellCommand? {
+        let name = name.hasPrefix(":") ? String(name.dropFirst()) : name
+        return commands.first { $0.name == name }
+    }
+
+    private func arguments(_ text: String, _ name: String) -> CommandArguments {
+        CommandArguments(text, for: Self.command(named: name)!)
+    }
+
+    // MARK: Commands
+
+    func help(_ text: String) throws {
+        if let name = try arguments(text, "help").optional() {
+            guard let command = Self.command(named: name) else {
+                throw ShellCommandError.failed("unknown command ':\(name.hasPrefix(":") ? String(name.dropFirst()) : name)' (try :help)")
+            }
+            print("\(command.usage)\n  \(command.summary)")
+            return
+        }
+        let width = Self.commands.map(\.usage.count).max() ?? 0
+        var lines = ["Type Lua (an expression prints its value; `=` at the start means return) or a command:"]
+        for command in Self.commands {
+            lines.append("  " + command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary)
+        }
+        lines.append("Tab completes commands, names and Lua fields; Ctrl-C stops a running script; Ctrl-D leaves.")
+        print(lines.joined(separator: "\n"))
+    }
+
+    func listStores(_ text: String) throws {
+        try arguments(text, "stores").none()
+        let stores = dispatcher.stores
+        guard !stores.isEmpty else { return print("no stores") }
+        print(stores.map(\.name).joined(separator: "\n"))
+    }
+
+    func printState(_ text: String) throws {
+        if let name = try arguments(text, "state").optional() {
+            _ = try host.store(named: name)
+            print(try stateText(of: name))
+            return
+        }
+        let stores = dispatcher.stores
+        guard !stores.isEmpty else { return print("no stores") }
+        print(try stores.map { "\($0.name) = \(try stateText(of: $0.name))" }.joined(separator: "\n"))
+    }
+
+    func listActions(_ text: String) throws {
+        let names: [String]
+        if let store = try arguments(text, "actions").optional() {
+            names = try host.store(named: store).actionNames
+        } else {
+            names = dispatcher.registry.names
+        }
+        guard !names.isEmpty else { return print("no actions") }
+        print(names.sorted().joined(separator: "\n"))
+    }
+
+    func dispatch(_ text: String) throws {
+        let arguments = arguments(text, "dispatch")
+        guard let name = arguments.words.first else { throw ShellCommandError.usage(arguments.command) }
+        let payloadText = text.drop { $0 == " " || $0 == "\t" }.dropFirst(name.count)
+            .trimmingCharacters(in: .whitespaces)
+        var payload: LuaRef?
+        if !payloadText.isEmpty {
+            let chunk: LuaRef
+            do {
+                chunk = try host.vm.load("return " + payloadText, chunkName: "=payload")
+            } catch let error as LuaError {
+                throw ShellCommandError.failed("payload is not a Lua value: \(error.message)")
+            }
+            payload = try host.vm.call(chunk, results: 1) { lua, range in lua.ref(at: range.lowerBound) }
+        }
+        try host.vm.call(fluxDispatch) { lua in
+            lua.push(name)
+            if let payload { lua.push(payload) }
+        }
+    }
+
+    func listViews(_ text: String) throws {
+        try arguments(text, "views").none()
+        let names = host.views.names
+        guard !names.isEmpty else { return print("no views") }
+        let width = names.map(\.count).max() ?? 0
+        print(names.map { name in
+            let store = host.views.provider(named: name)?.store ?? "?"
+            return name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + "renders " + store
+        }.joined(separator: "\n"))
+    }
+
+    func render(_ text: String) throws {
+        print(try host.render(view: try arguments(text, "render").one()))
+    }
+
+    func watch(_ text: String) throws {
+        let view = try arguments(text, "watch").one()
+        guard !watches.contains(where: { $0.view == view }) else {
+            throw ShellCommandError.failed("already watching '\(view)'")
+        }
+        let subscription = try host.watch(view: view) { [unowned self] changes, old, new in
+            print("\(view):\n" + PatchRenderer(options: host.renderOptions).render(changes, from: old, to: new))
+        }
+        watches.append((view, subscription))
+        print("watching \(view): its changes print after every action")
+    }
+
+    func unwatch(_ text: String) throws {
+        guard let view = try arguments(text, "unwatch").optional() else {
+            guard !watches.isEmpty else { return print("not watching any view") }
+            print("stopped watching " + watches.map(\.view).joined(separator: ", "))
+            watches.removeAll()
+            return
+        }
+        guard let index = watches.firstIndex(where: { $0.view == view }) else {
+            let watched = watches.isEmpty ? "none" : watches.map(\.view).joined(separator: ", ")
+            throw ShellCommandError.failed("not watching '\(view)' (watching: \(watched))")
+        }
+        watches.remove(at: index)
+        print("stopped watching \(view)")
+    }
+
+    func travel(_ text: String, undo: Bool) throws {
+        try arguments(text, undo ? "undo" : "redo").none()
+        let history = dispatcher.history
+        let label = undo ? history.undoLabels.last : history.redoLabels.first
+        let moved = undo ? try dispatcher.undo() : try dispatcher.redo()
+        if moved, let label {
+            print((undo ? "undid " : "redid ") + label)
+        } else {
+            print(undo ? "nothing to undo" : "nothing to redo")
+        }
+    }
+
+    func listHistory(_ text: String) throws {
+        try arguments(text, "history").none()
+        let history = dispatcher.history
+        let done = history.undoLabels, undone = history.redoLabels
+        guard !done.isEmpty || !undone.isEmpty else { return print("no history yet") }
+        var lines = done.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+        lines.append("  ── now (:undo goes up, :redo down) ──")
+        lines += undone.enumerated().map { "  \(done.count + $0.offset + 1). \($0.element)  (undone)" }
+        print(lines.joined(separator: "\n"))
+    }
+
+    func load(_ text: String) throws {
+        let path = try arguments(text, "load").path()
+        try host.loadPlugin(at: path)
+        print("loaded \(try Plugin(at: path).name)")
+    }
+
+    func reload(_ text: String) throws {
+        let plugins = host.plugins
+        guard !plugins.isEmpty else { throw ShellCommandError.failed("no plugins loaded (load one with :load <file>)") }
+        if let name = try arguments(text, "reload").optional() {
+            guard let plugin = plugins.first(where: { $0.name == name }) else {
+                throw ShellCommandError.failed("unknown plugin '\(name)' (loaded: \(plugins.map(\.name).joined(separator: ", ")))")
+            }
+            try host.reload(plugin)
+            print("reloaded \(plugin.name)")
+            return
+        }
+        for plugin in plugins { try host.reload(plugin) }
+        print("reloaded " + plugins.map(\.name).joined(separator: ", "))
+    }
+
+    func record(_ text: String) throws {
+        let arguments = arguments(text, "record")
+        guard !arguments.words.isEmpty else {
+            guard let recording else { throw ShellCommandError.usage(arguments.command) }
+            stopRecording()
+            print("recorded \(recording.recorder.count) entries to \(recording.path)")
+            return
+        }
+        let path = try arguments.path()
+        if let recording {
+            throw ShellCommandError.failed("already recording to \(recording.path) (:record alone stops)")
+        }
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let file = FileHandle(forWritingAtPath: path) else {
+            throw ShellCommandError.failed("cannot write \(path)")
+        }
+        let recorder = ActionRecorder { line in file.write(Data((line + "\n").utf8)) }
+        dispatcher.middleware.append(recorder)
+        recording = Recording(path: path, file: file, recorder: recorder)
+        print("recording to \(path) (:record alone stops)")
+    }
+
+    /// Stops `:record`, closing its file.
+    func stopRecording() {
+        guard let recording else { return }
+        dispatcher.middleware.removeAll { $0 as AnyObject === recording.recorder }
+        try? recording.file.close()
+        self.recording = nil
+    }
+
+    func replay(_ text: String) throws {
+        let path = try arguments(text, "replay").path()
+        let log = try FluxHost.readSource(path)
+        do {
+            let count = try ActionReplayer(dispatcher: dispatcher).replay(contentsOf: log)
+            print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
+        } catch {
+            throw ShellCommandError.failed("\(path): \(error)")
+        }
+    }
+
+    func quit(_ text: String) throws {
+        try arguments(text, "quit").none()
+        stopRecording()
+        isFinished = true
+    }
+}

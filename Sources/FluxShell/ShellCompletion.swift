@@ -1,0 +1,36 @@
+import FluxLua
+
+extension Shell {
+    /// What Tab offers for `word`, the text before the cursor in `line`: command names after a leading
+    /// colon; store, action, view, plugin names or paths where a command takes them; otherwise Lua
+    /// globals and the fields of the table a dotted name reaches (`flux.di` → `flux.dispatch`).
+    ///
+    /// - Parameter cursor: The cursor's position in `line` as a UTF-8 byte offset.
+    public func completions(line: String, cursor: Int, word: String) -> Completions {
+        let before = String(decoding: line.utf8.prefix(cursor), as: UTF8.self)
+        let lead = before.drop { $0 == " " || $0 == "\t" }
+        guard lead.hasPrefix(":") else { return .words(luaNames(word), terminator: nil) }
+        let words = lead.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let typingName = !lead.contains(where: { $0 == " " || $0 == "\t" })
+        if typingName { return .words(Self.commands.map { ":" + $0.name }) }
+        guard let command = Self.command(named: String(words[0])) else { return .none }
+        // The argument being typed: the words after the command, counting the one under the cursor.
+        let position = words.count - 1 - (word.isEmpty ? 0 : 1)
+        guard position < command.completes.count else { return .none }
+        switch command.completes[position] {
+        case .store: return .words(dispatcher.stores.map(\.name))
+        case .action: return .words(dispatcher.registry.names)
+        case .view: return .words(host.views.names)
+        case .watchedView: return .words(watches.map(\.view))
+        case .plugin: return .words(host.plugins.map(\.name))
+        case .file: return .files
+        }
+    }
+
+    /// Lua globals and keywords, or the fields of the table `word`'s dotted prefix names.
+    private func luaNames(_ word: String) -> [String] {
+        (try? host.vm.call(complete, results: 1, arguments: { lua in lua.push(word) }) { lua, range in
+            try lua.decode([String].self, at: range.lowerBound)
+        }) ?? []
+    }
+}

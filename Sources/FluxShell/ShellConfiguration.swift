@@ -1,0 +1,23 @@
+/// What a ``Shell`` starts with.
+///
+/// ```swift
+/// var configuration = ShellConfiguration()
+/// configuration.features = false          // start with no stores
+/// configuration.plugins = ["plugins"]     // load every plugin in ./plugins
+/// let shell = Shell(configuration: configuration, write: { print($0, terminator: "") }, writeError: { _ in })
+/// ```
+public struct ShellConfiguration: Sendable {
+    /// Whether the shipped features (annotation filter, issues, tic-tac-toe, connect four) are installed.
+    public var features = true
+    /// Folders whose plugins are loaded at start, in order.
+    public var plugins: [String] = []
+    /// Whether rendered tables may use colour (only on a terminal that allows it).
+    public var color = true
+    /// The width tables are rendered to; nil for the terminal's.
+    public var width: Int?
+    /// The most memory Lua may hold, in bytes; a script allocating without end stops with an error.
+    public var memoryLimit: Int? = 1 << 30
+
+    /// The defaults: the shipped features, no plugins, colour on a terminal, the terminal's width.
+    public init() {}
+}

@@ -1,0 +1,175 @@
+/// The shell's part written in Lua: how values print, what Tab offers for a Lua name, and the `expect`
+/// and `expect_error` globals scripts assert with.
+///
+/// The chunk returns a table of the functions the shell calls (`show`, `pretty`, `complete`); the
+/// asserting functions become globals, so examples and tests can use them without a `require`.
+enum ShellPrelude {
+    static let source = #"""
+    local type, tostring, pairs, next, getmetatable, select, error, pcall =
+          type, tostring, pairs, next, getmetatable, select, error, pcall
+    local format, concat, sort, mathtype = string.format, table.concat, table.sort, math.type
+
+    local keywords = {}
+    for word in ("and break do else elseif end false for function goto if in local nil not or repeat "
+                 .. "return then true until while"):gmatch("%a+") do
+      keywords[word] = true
+    end
+
+    local function quote(s)
+      return (format("%q", s):gsub("\\\n", "\\n"))
+    end
+
+    -- Numbers before strings before the rest; each kind in its natural order.
+    local rank = { number = 1, string = 2 }
+    local function before(a, b)
+      local ra, rb = rank[type(a)] or 3, rank[type(b)] or 3
+      if ra ~= rb then return ra < rb end
+      if ra == 3 then return tostring(a) < tostring(b) end
+      return a < b
+    end
+
+    local function key_text(k)
+      if type(k) == "string" and k:match("^[%a_][%w_]*$") and not keywords[k] then return k end
+      if type(k) == "string" then return "[" .. quote(k) .. "]" end
+      return "[" .. tostring(k) .. "]"
+    end
+
+    local width = 78
+
+    -- A value as a Lua constructor would write it: keys sorted, short tables on one line, the
+    -- tables already open on the way down marked as cycles.
+    local function pretty(value, indent, open)
+      local kind = type(value)
+      if kind == "string" then return quote(value) end
+      if kind ~= "table" then return tostring(value) end
+      local mt = getmetatable(value)
+      if type(mt) == "table" and mt.__tostring then return tostring(value) end
+      open = open or {}
+      if open[value] then return "<cycle>" end
+      open[value] = true
+      indent = indent or ""
+      local inner = indent .. "  "
+
+      local keys, count, length = {}, 0, 0
+      for k in pairs(value) do
+        count = count + 1
+        keys[count] = k
+      end
+      while value[length + 1] ~= nil do length = length + 1 end
+      local rest = {}
+      for _, k in next, keys do
+        if not (mathtype(k) == "integer" and k >= 1 and k <= length) then rest[#rest + 1] = k end
+      end
+      sort(rest, before)
+
+      local parts, multiline = {}, false
+      for i = 1, length do
+        parts[#parts + 1] = pretty(value[i], inner, open)
+      end
+      for _, k in next, rest do
+        parts[#parts + 1] = key_text(k) .. " = " .. pretty(value[k], inner, open)
+      end
+      open[value] = nil
+      if #parts == 0 then return "{}" end
+      local line = "{" .. concat(parts, ", ") .. "}"
+      for _, part in next, parts do
+        if part:find("\n", 1, true) then multiline = true break end
+      end
+      if not multiline and #indent + #line <= width then return line end
+      return "{\n" .. inner .. concat(parts, ",\n" .. inner) .. ",\n" .. indent .. "}"
+    end
+
+    -- What the REPL prints for a chunk's results: strings as they are (as `lua` does), other values
+    -- in constructor form, tab-separated.
+    local function show(...)
+      local results = table.pack(...)
+      local parts = {}
+      for i = 1, results.n do
+        local value = results[i]
+        parts[i] = type(value) == "string" and value or pretty(value)
+      end
+      return concat(parts, "\t")
+    end
+
+    -- The fields of the table a dotted prefix names, as whole words: "flux.di" -> "flux.dispatch".
+    local function complete(word)
+      local path, last = word:match("^(.*)[.:]([%w_]*)$")
+      local base = _G
+      local lead = ""
+      if path then
+        lead = word:sub(1, #path + 1)
+        for name in path:gmatch("[^.:]+") do
+          local ok, field = pcall(function() return base[name] end)
+          if not ok then return {} end
+          base = field
+        end
+      else
+        last = word
+      end
+      local names, seen = {}, {}
+      local function add(k)
+        if type(k) == "string" and not seen[k] and k:sub(1, #last) == last and k:match("^[%a_][%w_]*$") then
+          seen[k] = true
+          names[#names + 1] = lead .. k
+        end
+      end
+      local function add_fields(t)
+        if type(t) ~= "table" then return end
+        local ok = pcall(function() for k in pairs(t) do add(k) end end)
+        if not ok then return end
+      end
+      add_fields(base)
+      local mt = getmetatable(base)
+      if type(mt) == "table" then add_fields(mt.__index) end
+      if not path then
+        for k in pairs(keywords) do add(k) end
+      end
+      sort(names)
+      return names
+    end
+
+    local function equal(a, b, pairs_seen)
+      if a == b then return true end
+      if type(a) ~= "table" or type(b) ~= "table" then
+        return a ~= a and b ~= b -- NaN equals NaN here: a test means "the same value"
+      end
+      pairs_seen = pairs_seen or {}
+      if pairs_seen[a] == b then return true end
+      pairs_seen[a] = b
+      local count = 0
+      for k, v in pairs(a) do
+        count = count + 1
+        if not equal(v, b[k], pairs_seen) then return false end
+      end
+      for _ in pairs(b) do count = count - 1 end
+      return count == 0
+    end
+
+    -- expect(actual, expected [, what]): deep equality, failing at the caller's line.
+    function expect(actual, expected, what)
+      if equal(actual, expected) then return actual end
+      local message = format("expected %s, got %s", pretty(expected), pretty(actual))
+      if what ~= nil then message = tostring(what) .. ": " .. message end
+      error(message, 2)
+    end
+
+    -- expect_error(fn [, fragment]): fn must fail, with a message holding `fragment`; returns it.
+    function expect_error(fn, fragment)
+      if type(fn) ~= "function" then
+        error("bad argument #1 to 'expect_error' (function expected, got " .. type(fn) .. ")", 2)
+      end
+      local ok, err = pcall(fn)
+      if ok then
+        error(fragment and format("expected an error containing %s, but none was raised", quote(fragment))
+              or "expected an error, but none was raised", 2)
+      end
+      local message = tostring(err)
+      if fragment ~= nil and not message:find(tostring(fragment), 1, true) then
+        error(format("expected an error containing %s, got %s", quote(tostring(fragment)), quote(message)), 2)
+      end
+      return message
+    end
+
+    return { show = show, pretty = pretty, complete = complete }
+    """#
+}
