@@ -68,12 +68,12 @@ public final class FluxHost {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FluxScriptError("cannot open \(path): no such file")
         }
-        guard !isDirectory.boolValue else { throw FluxScriptError("cannot run \(path): it is a directory") }
+        guard !isDirectory.boolValue else { throw FluxScriptError("cannot read \(path): it is a directory") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FluxScriptError("cannot read \(path)")
         }
         guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
-            throw FluxScriptError("cannot run \(path): not a text file")
+            throw FluxScriptError("cannot read \(path): not a text file")
         }
         return text.hasPrefix("#") ? "--" + text : text // a #! line, as lua.c skips it
     }
