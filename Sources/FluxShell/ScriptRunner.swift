@@ -11,6 +11,10 @@ public struct ScriptRunner {
     /// Receives errors.
     public var writeError: (String) -> Void
 
+    /// The instruction budget a test script gets when its configuration sets none: a script stuck in a
+    /// loop fails instead of hanging the run (a billion instructions take seconds).
+    public static let testBudget = 1_000_000_000
+
     /// A runner giving each shell `configuration`.
     public init(configuration: ShellConfiguration, write: @escaping (String) -> Void, writeError: @escaping (String) -> Void) {
         self.configuration = configuration
@@ -72,6 +76,8 @@ public struct ScriptRunner {
     /// Runs one script in a fresh shell; the reason it failed, or nil.
     private func test(_ path: String) -> String? {
         var reported: [String] = []
+        var configuration = configuration
+        configuration.instructionBudget = configuration.instructionBudget ?? Self.testBudget
         let shell = Shell(configuration: configuration, write: write) { reported.append($0) }
         do {
             try shell.runScript(at: path)

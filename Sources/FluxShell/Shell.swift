@@ -81,6 +81,7 @@ public final class Shell {
             preconditionFailure("the shell prelude does not load: \(error)")
         }
         host.vm.memoryLimit = configuration.memoryLimit
+        host.vm.instructionBudget = configuration.instructionBudget
         for folder in configuration.plugins { host.loadPlugins(in: folder) }
     }
 

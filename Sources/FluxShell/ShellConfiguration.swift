@@ -17,6 +17,9 @@ public struct ShellConfiguration: Sendable {
     public var width: Int?
     /// The most memory Lua may hold, in bytes; a script allocating without end stops with an error.
     public var memoryLimit: Int? = 1 << 30
+    /// The most Lua instructions one input or script may run before it stops with an error; nil for
+    /// no limit (the REPL, where Ctrl-C stops a runaway script).
+    public var instructionBudget: Int?
 
     /// The defaults: the shipped features, no plugins, colour on a terminal, the terminal's width.
     public init() {}
