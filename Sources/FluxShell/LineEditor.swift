@@ -37,6 +37,9 @@ public final class LineEditor {
     public let history: LineHistory?
     /// What Tab offers; nil offers nothing.
     public var completionProvider: CompletionProvider?
+    /// Called when Ctrl-C clears the line on a terminal; returns the prompt to start over with (the
+    /// REPL drops an unfinished chunk and goes back to its first prompt). Nil keeps the prompt.
+    public var onInterrupt: (() -> String)?
 
     private let input: Int32
     private var piped = PipedInput()
@@ -98,12 +101,14 @@ public final class LineEditor {
         Readline.prepare(completion: completionProvider)
 
         Readline.result = nil
+        var prompt = prompt
         rl_callback_handler_install(prompt, Readline.lineHandler)
         while Readline.result == nil {
             if let signal = SignalInterrupts.takeTerminalSignal() {
                 Readline.deliver(signal)
             }
             if SignalInterrupts.takeInterrupt() {
+                if let onInterrupt { prompt = onInterrupt() }
                 Readline.startOver(prompt: prompt)
             }
             if SignalInterrupts.takeResize() {

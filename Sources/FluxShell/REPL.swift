@@ -21,6 +21,8 @@ public final class REPL {
     public let shell: Shell
     /// Where lines come from.
     public let editor: LineEditor
+    /// The lines of a chunk not finished yet.
+    private var pending: String?
 
     /// A loop reading `editor`'s lines into `shell`; Tab completes through the shell.
     public init(shell: Shell, editor: LineEditor) {
@@ -28,6 +30,11 @@ public final class REPL {
         self.editor = editor
         editor.completionProvider = { [unowned shell] line, cursor, word in
             shell.completions(line: line, cursor: cursor, word: word)
+        }
+        // Ctrl-C at the `>>` prompt drops the whole unfinished chunk, not only its last line.
+        editor.onInterrupt = { [unowned self] in
+            pending = nil
+            return shell.prompt(continuation: false)
         }
     }
 
@@ -40,7 +47,7 @@ public final class REPL {
         SignalInterrupts.install(interrupt: { LuaVM.interruptAll() })
         defer { SignalInterrupts.uninstall() }
         var failed = false
-        var pending: String?
+        pending = nil
         while !shell.isFinished {
             guard let line = editor.readLine(prompt: shell.prompt(continuation: pending != nil)) else { break }
             let input = pending.map { $0 + "\n" + line } ?? line
