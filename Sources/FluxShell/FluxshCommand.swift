@@ -18,15 +18,41 @@ public struct Fluxsh: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fluxsh",
         abstract: "A shell hosting Flux stores, with Lua 5.4 to dispatch actions, define stores and render views.",
+        discussion: """
+            Without a subcommand, fluxsh reads Lua and : commands from the terminal (with line editing, \
+            history and Tab completion) or, without a prompt, from a pipe. Type :help in it for the commands.
+            """,
         version: Fluxsh.version,
-        subcommands: [Interactive.self, Run.self, Test.self],
-        defaultSubcommand: Interactive.self
+        subcommands: [Run.self, Test.self]
     )
 
     /// The version `--version` prints.
     public static let version = "0.1.0"
 
+    @OptionGroup var options: ShellOptions
+
     public init() {}
+
+    /// The REPL.
+    public func run() throws {
+        let shell = Shell(configuration: options.configuration, write: writeOut, writeError: writeErr)
+        let editor = LineEditor()
+        if editor.isInteractive { writeOut(Self.banner(for: shell)) }
+        shell.runInit()
+        let status = REPL(shell: shell, editor: editor).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    static func banner(for shell: Shell) -> String {
+        let stores = shell.dispatcher.stores.map(\.name)
+        var text = "FluxShell \(Fluxsh.version) — Lua 5.4 with Flux stores"
+        text += stores.isEmpty ? " (none yet)\n" : ": \(stores.joined(separator: ", "))\n"
+        if shell.host.views.names.contains("annotationFilter") {
+            text += "Try  :render annotationFilter   :dispatch ticTacToe.placeToken {index = 4}   flux.state(\"ticTacToe\")\n"
+        }
+        text += ":help lists the commands; Tab completes; Ctrl-D leaves.\n"
+        return text
+    }
 }
 
 /// The options every `fluxsh` mode takes.
@@ -50,36 +76,6 @@ struct ShellOptions: ParsableArguments {
 }
 
 extension Fluxsh {
-    /// `fluxsh [options]`: the REPL.
-    struct Interactive: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "repl",
-            abstract: "Read Lua and : commands from the terminal or a pipe (the default)."
-        )
-
-        @OptionGroup var options: ShellOptions
-
-        func run() throws {
-            let shell = Shell(configuration: options.configuration, write: writeOut, writeError: writeErr)
-            let editor = LineEditor()
-            if editor.isInteractive { writeOut(Self.banner(for: shell)) }
-            shell.runInit()
-            let status = REPL(shell: shell, editor: editor).run()
-            if status != 0 { throw ExitCode(status) }
-        }
-
-        static func banner(for shell: Shell) -> String {
-            let stores = shell.dispatcher.stores.map(\.name)
-            var text = "FluxShell \(Fluxsh.version) — Lua 5.4 with Flux stores"
-            text += stores.isEmpty ? " (none yet)\n" : ": \(stores.joined(separator: ", "))\n"
-            if shell.host.views.names.contains("annotationFilter") {
-                text += "Try  :render annotationFilter   :dispatch ticTacToe.placeToken {index = 4}   flux.state(\"ticTacToe\")\n"
-            }
-            text += ":help lists the commands; Tab completes; Ctrl-D leaves.\n"
-            return text
-        }
-    }
-
     /// `fluxsh run FILE…`.
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
