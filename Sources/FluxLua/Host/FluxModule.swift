@@ -291,7 +291,8 @@ extension FluxHost {
         }
         for action in handlers.keys where !dispatcher.registry.contains(action) {
             dispatcher.registry.register(name: action) { decoder in
-                LuaAction(name: action, payload: try LuaValue(from: decoder))
+                if let decoder = decoder as? LuaValueDecoder { try decoder.checkPlainData() }
+                return LuaAction(name: action, payload: try LuaValue(from: decoder))
             }
         }
         dispatcher.routesChanged()

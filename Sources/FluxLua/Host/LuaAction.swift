@@ -1,3 +1,4 @@
+import CLua
 import Flux
 
 /// An action defined by a script: a name a Lua store answers to, and a payload table.
@@ -32,4 +33,58 @@ public struct LuaAction: Action {
     }
 
     private enum Keys: String, CodingKey { case name, payload }
+}
+
+extension LuaValueDecoder {
+    /// Checks that a script's payload is plain data that a log can hold and replay: no cycles, no
+    /// nesting past the decoder's depth, no functions, userdata or coroutines, only string and
+    /// integer keys, valid UTF-8, finite numbers. Copying it into a ``LuaValue`` would otherwise
+    /// drop or repair such parts silently.
+    func checkPlainData() throws {
+        var open: [UnsafeRawPointer] = []
+        try Self.checkPlainData(at: index, path: codingPath, stack: stack, limit: options.maximumDepth, open: &open)
+    }
+
+    private static func checkPlainData(at index: Int32, path: [any CodingKey], stack: LuaStack, limit: Int,
+                                       open: inout [UnsafeRawPointer]) throws {
+        func refuse(_ message: String) -> DecodingError {
+            DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: message))
+        }
+        switch stack.type(at: index) {
+        case .none, .nil, .boolean:
+            return
+        case .number:
+            if !stack.isInteger(at: index), let number = stack.number(at: index), !number.isFinite {
+                throw refuse("invalid number: \(LuaValue.render(number)) cannot be logged")
+            }
+        case .string:
+            let valid = stack.withBytes(at: index) { bytes in
+                String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
+            }
+            if valid == false { throw refuse("invalid string: not UTF-8") }
+        case .table:
+            guard let pointer = lua_topointer(stack.state, index) else { return }
+            guard !open.contains(pointer) else { throw refuse("invalid table: it contains itself (a cycle)") }
+            guard open.count < limit else { throw refuse("invalid table: nested deeper than \(limit) levels") }
+            try stack.ensureSpace(4)
+            open.append(pointer)
+            defer { open.removeLast() }
+            try stack.forEachPair(in: index) {        // [.., key, value]
+                let key: any CodingKey
+                if stack.isInteger(at: -2), let position = stack.integer(at: -2) {
+                    key = LuaCodingKey(index: position - 1)
+                } else if stack.type(at: -2) == .string {
+                    guard let name = try? String.decode(from: stack, at: -2, path: { path }) else {
+                        throw refuse("invalid key: not UTF-8")
+                    }
+                    key = LuaCodingKey(stringValue: name)
+                } else {
+                    throw refuse("invalid key: a \(stack.type(at: -2).name) key (keys are strings or integers)")
+                }
+                try checkPlainData(at: stack.top, path: path + [key], stack: stack, limit: limit, open: &open)
+            }
+        case let other:
+            throw refuse("invalid value: a \(other.name) cannot be sent in a payload")
+        }
+    }
 }
