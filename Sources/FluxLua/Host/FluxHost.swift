@@ -38,6 +38,8 @@ public final class FluxHost {
     var invoke: LuaRef!
     var stateProxyType = LuaObjectType<StateProxy>("flux.state")
     var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
+    /// How many Lua view providers are running: while one is, dispatch, undo and redo are refused.
+    var rendering = 0
 
     /// A host for `dispatcher`'s stores, with the `flux` module installed in `vm` (a global, and
     /// `require "flux"`).

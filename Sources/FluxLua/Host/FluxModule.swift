@@ -92,11 +92,13 @@ extension FluxHost {
         }
         function("undo") { host, lua in
             try host.expect(lua, "undo", at: 0)
+            try host.refuseWhileRendering("undo or redo")
             lua.push(try host.dispatcher.undo())
             return 1
         }
         function("redo") { host, lua in
             try host.expect(lua, "redo", at: 0)
+            try host.refuseWhileRendering("undo or redo")
             lua.push(try host.dispatcher.redo())
             return 1
         }
@@ -172,7 +174,13 @@ extension FluxHost {
         case let other:
             throw LuaArgumentError(1, function: "dispatch", "action name or table expected, got \(other.name)")
         }
+        try refuseWhileRendering("dispatch '\(action.name)'")
         try dispatcher.dispatch(action)
+    }
+
+    /// A view provider is a pure function of its store's state: what it would change is refused.
+    func refuseWhileRendering(_ what: String) throws {
+        guard rendering == 0 else { throw FluxScriptError("cannot \(what) while a view is being rendered") }
     }
 
     // MARK: subscribe
@@ -266,6 +274,10 @@ extension FluxHost {
         }
         lua.pop()
 
+        // A store defined by a handler would outlive the action if it failed: dispatch is a transaction.
+        guard !dispatcher.isDispatching else {
+            throw FluxScriptError("cannot define store '\(name)' while an action is being handled")
+        }
         if let existing = dispatcher.store(named: name) {
             guard let existing = existing as? LuaStore else {
                 throw FluxScriptError("a Swift store named '\(name)' exists already")
@@ -322,6 +334,8 @@ extension FluxHost {
         views.register(ViewProvider(name: name, store: storeName) { [unowned self] in
             let lua = activeStack
             let store = try store(named: storeName)
+            rendering += 1
+            defer { rendering -= 1 }
             return try lua.call(render, results: 1, arguments: { lua in
                 try self.pushState(of: store, on: lua)
             }, read: { lua, results in
