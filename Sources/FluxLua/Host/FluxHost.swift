@@ -48,6 +48,11 @@ public final class FluxHost {
         self.dispatcher = dispatcher
         self.activeStack = vm.stack
         installModule()
+        // An action a subscriber queued fails after the script that caused it went on: nobody can catch it.
+        dispatcher.onFollowUpError = { [weak self] action, error in
+            let message = "follow-up '\(action.name)' failed: \(Self.describe(error))"
+            if let self { self.report(message) } else { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        }
     }
 
     // MARK: Running scripts
