@@ -3,14 +3,15 @@
  *
  * - The C API's function-like macros (lua_pop, lua_newtable, lua_pcall, …), which Swift cannot import.
  * - Everything that may raise a Lua error (longjmp): the trampoline that calls Swift functions and raises
- *   their errors once Swift has returned, the count hook that stops runaway scripts, the message handler.
+ *   their errors once Swift has returned, the count hook that stops runaway scripts (hook.h), the message
+ *   handler.
  *   A longjmp must never cross a Swift frame, so Swift only calls API functions that cannot raise, and
  *   calls Lua code only through flux_pcall.
  * - The allocator that caps a state's memory.
  *
- * Everything is `static inline` so the module needs no C target. The one process-wide variable (the
- * interrupt counter a signal handler bumps) lives in a weak function, so every object file that includes
- * this header shares a single copy.
+ * Everything is `static inline` so the module needs no C target. The process-wide variables (the
+ * interrupt counter a signal handler bumps, the table of states running a call) live in weak functions,
+ * so every object file that includes this header shares a single copy.
  */
 #ifndef FLUX_LUA_SHIM_H
 #define FLUX_LUA_SHIM_H
@@ -57,7 +58,8 @@ typedef void (*FluxSwiftRelease)(void *box);
 #define FLUX_STOP_INTERRUPTED 1
 #define FLUX_STOP_BUDGET 2
 
-/* The hook runs every FLUX_HOOK_INTERVAL instructions (or every `budget` ones when that is smaller). */
+/* While a budget is set, the hook runs every FLUX_HOOK_INTERVAL instructions (or every `budget` ones when
+ * that is smaller). Without a budget there is no hook at all: any hook makes Lua check every instruction. */
 #define FLUX_HOOK_INTERVAL 1000
 
 /* Registry names. */
@@ -83,38 +85,16 @@ typedef struct FluxControl {
     int interrupt_requests;       /* bumped atomically by flux_interrupt, from any thread or a signal handler */
     int interrupts_seen;          /* interrupt_requests when the outermost call began */
     int global_interrupts_seen;   /* the process-wide counter when the outermost call began */
+
+    lua_State *running;           /* the thread running Lua code now, where an interrupt sets the hook; NULL
+                                   * between calls. Read by other threads and signal handlers (atomically) */
+    int slot;                     /* this block's place in the table of running states, -1 when it has none */
+    int polling;                  /* no place was free: the hook polls all along instead (the old way) */
 } FluxControl;
 
 /* The block of the state L belongs to; every thread of a state carries it in its extra space. */
 static inline FluxControl *flux_getcontrol(lua_State *L) {
     return *(FluxControl **)lua_getextraspace(L);
-}
-
-/* ---------------------------------------------------------------------------------------------------------
- * Interrupts: async-signal-safe, callable from any thread
- * ------------------------------------------------------------------------------------------------------- */
-
-/* The process-wide interrupt counter. Weak, so all object files share one copy (a static variable in a
- * header would give each its own). */
-__attribute__((weak)) volatile sig_atomic_t *flux_global_interrupts(void) {
-    static volatile sig_atomic_t counter;
-    return &counter;
-}
-
-/* Asks the call running in one state to stop with "interrupted". */
-static inline void flux_interrupt(FluxControl *control) {
-    __atomic_fetch_add(&control->interrupt_requests, 1, __ATOMIC_RELAXED);
-}
-
-/* Asks the calls running in every state to stop with "interrupted": for a SIGINT handler. */
-static inline void flux_interrupt_all(void) {
-    __atomic_fetch_add(flux_global_interrupts(), 1, __ATOMIC_RELAXED);
-}
-
-/* Requests made before the outermost call began do not count: they were meant for an earlier one. */
-static inline int flux_interrupt_pending(FluxControl *control) {
-    return __atomic_load_n(&control->interrupt_requests, __ATOMIC_RELAXED) != control->interrupts_seen
-        || __atomic_load_n(flux_global_interrupts(), __ATOMIC_RELAXED) != control->global_interrupts_seen;
 }
 
 /* ---------------------------------------------------------------------------------------------------------
@@ -139,34 +119,7 @@ static void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return block;
 }
 
-/* ---------------------------------------------------------------------------------------------------------
- * Count hook: instruction budget and interrupts
- * ------------------------------------------------------------------------------------------------------- */
-
-static void flux_hook(lua_State *L, lua_Debug *ar) {
-    FluxControl *control = flux_getcontrol(L);
-    (void)ar;
-    if (control->stop == FLUX_STOP_NONE) {
-        if (control->depth > 0 && flux_interrupt_pending(control))
-            control->stop = FLUX_STOP_INTERRUPTED;
-        else if (control->depth > 0 && control->budget > 0
-                 && (control->remaining -= lua_gethookcount(L)) <= 0)
-            control->stop = FLUX_STOP_BUDGET;
-        else {
-            /* A coroutine created while a call was being stopped inherited the every-instruction hook. */
-            if (lua_gethookcount(L) != control->hook_count)
-                lua_sethook(L, flux_hook, LUA_MASKCOUNT, control->hook_count);
-            return;
-        }
-    }
-    /* Raise again at every instruction until the outermost call returns, so a script that catches the
-     * error with pcall cannot keep running. */
-    lua_sethook(L, flux_hook, LUA_MASKCOUNT, 1);
-    luaL_where(L, 0); /* level 0: the Lua function that was running, not its caller */
-    lua_pushstring(L, control->stop == FLUX_STOP_INTERRUPTED ? "interrupted" : "instruction budget exceeded");
-    lua_concat(L, 2);
-    lua_error(L);
-}
+#include "hook.h"
 
 /* ---------------------------------------------------------------------------------------------------------
  * Message handler and protected calls
@@ -192,18 +145,6 @@ static int flux_msghandler(lua_State *L) {
     return 1;
 }
 
-/* First call of a burst: fresh budget, earlier interrupt requests forgotten, hook at its normal pace. */
-static inline void flux_begin_outermost(lua_State *L, FluxControl *control) {
-    int count = FLUX_HOOK_INTERVAL;
-    control->stop = FLUX_STOP_NONE;
-    control->remaining = control->budget;
-    control->interrupts_seen = __atomic_load_n(&control->interrupt_requests, __ATOMIC_RELAXED);
-    control->global_interrupts_seen = __atomic_load_n(flux_global_interrupts(), __ATOMIC_RELAXED);
-    if (control->budget > 0 && control->budget < count) count = (int)control->budget;
-    control->hook_count = count;
-    lua_sethook(L, flux_hook, LUA_MASKCOUNT, count);
-}
-
 /* [..] -> [.., handler]. The message handler, for flux_pcallwith; a light C function: no allocation. */
 static inline void flux_pushmsghandler(lua_State *L) {
     lua_pushcfunction(L, flux_msghandler);
@@ -215,18 +156,18 @@ static inline void flux_pushmsghandler(lua_State *L) {
 static inline int flux_pcallwith(lua_State *L, int nargs, int nresults, int handler, int *stop) {
     FluxControl *control = flux_getcontrol(L);
     int enforce = control->enforce;
+    lua_State *outer = control->running;
     int status;
     if (control->depth == 0) flux_begin_outermost(L, control);
+    else flux_enter(L, control);
     control->enforce = 1;
     control->depth++;
     status = lua_pcall(L, nargs, nresults, handler);
     control->depth--;
     control->enforce = enforce;
     *stop = control->stop;
-    if (control->depth == 0 && control->stop != FLUX_STOP_NONE) {
-        control->stop = FLUX_STOP_NONE;
-        lua_sethook(L, flux_hook, LUA_MASKCOUNT, control->hook_count);
-    }
+    if (control->depth == 0) flux_end_outermost(L, control);
+    else flux_leave(outer, control);
     return status;
 }
 
@@ -335,6 +276,7 @@ static int flux_panic(lua_State *L) {
 
 static int flux_setup(lua_State *L) {
     luaL_openlibs(L);
+    flux_opencoroutines(L);
     luaL_newmetatable(L, FLUX_BOX_METATABLE); /* [metatable] */
     flux_setboxgc(L);
     lua_pop(L, 1);
@@ -343,7 +285,7 @@ static int flux_setup(lua_State *L) {
     return 0;
 }
 
-/* A new state with the standard libraries, allocating through `control` and watched by the count hook.
+/* A new state with the standard libraries, allocating through `control`; no hook until a call needs one.
  * NULL when memory runs out. */
 static inline lua_State *flux_newstate(FluxControl *control) {
     lua_State *L = lua_newstate(flux_alloc, control);
@@ -351,8 +293,8 @@ static inline lua_State *flux_newstate(FluxControl *control) {
     *(FluxControl **)lua_getextraspace(L) = control; /* new threads copy the main thread's extra space */
     control->state = L;
     control->hook_count = FLUX_HOOK_INTERVAL;
+    control->slot = -1;
     lua_atpanic(L, flux_panic);
-    lua_sethook(L, flux_hook, LUA_MASKCOUNT, FLUX_HOOK_INTERVAL);
     lua_pushcfunction(L, flux_setup);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
         lua_close(L);

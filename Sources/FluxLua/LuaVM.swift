@@ -65,16 +65,14 @@ public final class LuaVM {
 
     /// The most Lua instructions one call from Swift may run, nested calls included; nil for no limit.
     ///
-    /// Counted by a `lua_sethook` count hook, so precise to within 1000 instructions. A script that
+    /// Counted by a `lua_sethook` count hook, set only while a budget is, so precise to within 1000
+    /// instructions (without a budget Lua runs with no hook, at full speed). A script that
     /// catches the "instruction budget exceeded" error with `pcall` is stopped again at its next
     /// instruction. `debug.sethook` replaces the hook for the thread that calls it. Set during a call
     /// (from a Swift function), the new budget counts from that moment.
     public var instructionBudget: Int? {
         get { control.block.pointee.budget == 0 ? nil : Int(control.block.pointee.budget) }
-        set {
-            control.block.pointee.budget = newValue.map { Int64(max(1, $0)) } ?? 0
-            control.block.pointee.remaining = control.block.pointee.budget
-        }
+        set { flux_setbudget(control.block, newValue.map { Int64(max(1, $0)) } ?? 0) }
     }
 
     /// Stops the call running now with an "interrupted" error; from any thread.
