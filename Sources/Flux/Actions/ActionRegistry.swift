@@ -54,7 +54,7 @@ public struct ActionRegistry {
         } catch let error as DecodingError {
             throw .invalidPayload(action: name, message: error.fieldMessage)
         } catch {
-            throw .invalidPayload(action: name, message: String(describing: error))
+            throw .invalidPayload(action: name, message: Self.describeJSONError(error))
         }
     }
 
@@ -71,8 +71,20 @@ public struct ActionRegistry {
         } catch let error as DecodingError {
             throw .invalidPayload(action: name, message: error.fieldMessage)
         } catch {
-            throw .invalidPayload(action: name, message: String(describing: error))
+            throw .invalidPayload(action: name, message: Self.describeJSONError(error))
         }
+    }
+
+    /// The words for an error that is not a `DecodingError`. `JSONDecoder` reports a number that the
+    /// field's type cannot hold (`1e30`, or `1.5` for an integer) as an internal enum case.
+    static func describeJSONError(_ error: any Error) -> String {
+        let mirror = Mirror(reflecting: error)
+        if mirror.displayStyle == .enum, let payload = mirror.children.first,
+           payload.label == "numberIsNotRepresentableInSwift" {
+            let parsed = Mirror(reflecting: payload.value).children.first?.value ?? payload.value
+            return "number \(parsed) does not fit: an integer field needs a whole number in range"
+        }
+        return String(describing: error)
     }
 
     /// The action named `name`, decoded from JSON text.
