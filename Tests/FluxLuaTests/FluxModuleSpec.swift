@@ -185,6 +185,29 @@ struct FluxModuleSpec {
                 [.integer(0), .boolean(true), .integer(1)])
     }
 
+    @Test("in a handler, after wait_for, flux.state reads the state the awaited store just made, Swift or Lua")
+    func waitForReadsNewState() throws {
+        try world.run(#"""
+        flux.store{name = "seen", state = {counts = {}}, wait_for = {"tally"}, on = {
+          ["tally.add"] = function(state)
+            table.insert(state.counts, flux.state("tally").count)
+            return state
+          end,
+        }}
+        flux.store{name = "doubled", state = {values = {}}, wait_for = {"seen"}, on = {
+          ["tally.add"] = function(state)
+            local counts = flux.state("seen").counts
+            table.insert(state.values, 2 * counts[#counts])
+            return state
+          end,
+        }}
+        flux.dispatch("tally.add", {by = 3})
+        flux.dispatch("tally.add", {by = 4})
+        """#)
+        #expect(try world.run("return table.concat(flux.state('seen').counts, ' '), table.concat(flux.state('doubled').values, ' ')") ==
+                [.string("3 7"), .string("6 14")])
+    }
+
     @Test("flux.group makes one undo step of many actions")
     func group() throws {
         try world.run(#"""

@@ -20,12 +20,16 @@ extension FluxHost {
         function("state") { host, lua in
             try host.expect(lua, "state", at: 1)
             let store = try host.store(named: host.name(lua, 1, "state", "store name"))
+            // Inside a handler, a store's state is the one this action has made so far: after
+            // `wait_for`, the state the awaited store just computed, as Flux's waitFor promises.
+            let handling = host.dispatcher.isDispatching
             if let store = store as? LuaStore {
                 lua.push(host.deepcopy)
-                lua.push(store.publishedState)
+                lua.push(handling ? store.snapshot() as? LuaRef ?? store.publishedState : store.publishedState)
                 try lua.pcall(arguments: 1, results: 1)
             } else {
-                try LuaEncoder().push(store.encodableState, to: lua)
+                let state = handling ? store.snapshot() as? any Encodable ?? store.encodableState : store.encodableState
+                try LuaEncoder().push(state, to: lua)
             }
             return 1
         }
