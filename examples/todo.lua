@@ -1,0 +1,136 @@
+-- A to-do list written only in Lua: store, actions, view provider and a subscriber that reacts.
+--
+-- Shows: `flux.store{…}` (a handler gets a copy of the state and returns the new one; an error in it
+-- refuses the action and changes nothing), the store's actions dispatched by name like any Swift
+-- store's, a `flux.view` view provider, and a subscriber that keeps a count and dispatches a
+-- follow-up action — queued by the dispatcher and run right after the action it reacts to.
+--
+-- Run it alone with `fluxsh run examples/todo.lua`.
+
+-- The index of item `id` in `state.items`, or an error the caller sees as the dispatch's error.
+local function find(state, id)
+  for i, item in ipairs(state.items) do
+    if item.id == id then return i end
+  end
+  error("no todo #" .. tostring(id), 0)
+end
+
+-- 1. The store: its state, and one handler per action. Handlers never touch anything else.
+flux.store{
+  name = "todo",
+  state = {items = {}, next_id = 1},
+  on = {
+    ["todo.add"] = function(state, action)
+      local title = type(action.title) == "string" and action.title:match("^%s*(.-)%s*$") or ""
+      if title == "" then error("a todo needs a title", 0) end
+      table.insert(state.items, {id = state.next_id, title = title, done = false})
+      state.next_id = state.next_id + 1
+      return state
+    end,
+    ["todo.toggle"] = function(state, action)
+      local item = state.items[find(state, action.id)]
+      item.done = not item.done
+      return state
+    end,
+    ["todo.remove"] = function(state, action)
+      table.remove(state.items, find(state, action.id))
+      return state
+    end,
+    ["todo.clearDone"] = function(state)
+      local kept = {}
+      for _, item in ipairs(state.items) do
+        if not item.done then kept[#kept + 1] = item end
+      end
+      state.items = kept
+      return state
+    end,
+  },
+}
+
+-- A second store, for what the subscriber below reports.
+flux.store{
+  name = "todoLog",
+  state = {messages = {}},
+  on = {
+    ["todoLog.note"] = function(state, action)
+      table.insert(state.messages, action.text)
+      return state
+    end,
+  },
+}
+
+-- 2. The view provider: open items first, then done ones with a check mark. Rows are identified by
+-- the item's id, so a renamed or toggled item updates its row instead of replacing it.
+flux.view("todo", {store = "todo", render = function(state)
+  local open, done = {}, {}
+  for _, item in ipairs(state.items) do
+    local cells = item.done and done or open
+    cells[#cells + 1] = {id = tostring(item.id), title = item.title,
+                         accessory = item.done and "checkmark" or "none"}
+  end
+  return {sections = {
+    {id = "open", header = ("To do (%d)"):format(#open), height = 28, cells = open},
+    {id = "done", header = "Done", height = 28, cells = done},
+  }}
+end})
+
+-- 3. A subscriber that reacts: it counts the open items, and when the last one is done it notes
+-- it in the log. Subscribers run after the stores changed; an action dispatched from one is queued
+-- and runs once the current dispatch is over.
+local remaining
+local sub <close> = flux.subscribe("todo", function(state, previous)
+  local count = 0
+  for _, item in ipairs(state.items) do
+    if not item.done then count = count + 1 end
+  end
+  if previous and remaining > 0 and count == 0 and #state.items > 0 then
+    flux.dispatch("todoLog.note", {text = "all done"})
+  end
+  remaining = count
+end)
+
+-- The store's actions are known by name, like those of the Swift stores.
+expect(flux.actions("todo"), {"todo.add", "todo.clearDone", "todo.remove", "todo.toggle"}, "actions")
+
+-- Add three items.
+flux.dispatch("todo.add", {title = "Buy milk"})
+flux.dispatch("todo.add", {title = "  Write report "})
+flux.dispatch{type = "todo.add", title = "Call plumber"}
+expect(remaining, 3, "open items after adding three")
+expect(flux.state("todo").items[2], {id = 2, title = "Write report", done = false}, "second item (title trimmed)")
+
+-- A refused action changes nothing, and the caller gets the handler's message.
+local before = flux.state("todo")
+expect_error(function() flux.dispatch("todo.add", {title = "   "}) end, "a todo needs a title")
+expect_error(function() flux.dispatch("todo.toggle", {id = 42}) end, "no todo #42")
+expect(flux.state("todo"), before, "state after refused actions")
+
+-- Ticking items off moves them to "Done"; the subscriber's count follows.
+flux.dispatch("todo.toggle", {id = 1})
+flux.dispatch("todo.toggle", {id = 3})
+expect(remaining, 1, "open items after two are done")
+local model = flux.model("todo")
+expect(model.sections[1].header, "To do (1)", "open section header")
+expect(model.sections[1].cells[1].title, "Write report", "the one open item")
+expect({model.sections[2].cells[1].title, model.sections[2].cells[2].title}, {"Buy milk", "Call plumber"}, "done items")
+expect(model.sections[2].cells[1].accessory, "checkmark", "a done item is checked")
+expect(flux.state("todoLog").messages, {}, "nothing to report yet")
+
+-- Finishing the last one makes the subscriber dispatch its follow-up, which has run by the time
+-- the dispatch returns.
+flux.dispatch("todo.toggle", {id = 2})
+expect(remaining, 0, "no open items")
+expect(flux.state("todoLog").messages, {"all done"}, "the follow-up ran")
+
+-- Undo goes back one action at a time: the follow-up was an action of its own, so it goes first.
+flux.undo()
+expect(flux.state("todoLog").messages, {}, "undo takes back the follow-up")
+flux.undo()
+expect(remaining, 1, "undo takes back the last toggle")
+
+-- Clearing done items leaves the open one; the rendered list shows it.
+flux.dispatch("todo.clearDone")
+expect(#flux.state("todo").items, 1, "items after clearing done ones")
+local text = flux.render("todo", 40)
+assert(text:find("To do (1)", 1, true) and text:find("Write report", 1, true), text)
+assert(not text:find("Buy milk", 1, true), "a cleared item is gone from the list")
