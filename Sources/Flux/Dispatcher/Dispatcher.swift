@@ -178,7 +178,7 @@ public final class Dispatcher {
         phase = .handling
         currentAction = action
         generation &+= 1
-        touched.removeAll(keepingCapacity: true)
+        if !touched.isEmpty { touched.removeAll(keepingCapacity: true) } // emptied after every action
         defer { currentAction = nil }
         do {
             for hook in middleware {
@@ -284,13 +284,13 @@ public final class Dispatcher {
     }
 
     private func remember(_ entry: HistoryEntry) {
-        guard var group = openGroup else {
+        // Tested before it is copied: copying an open group retains its label and states.
+        if openGroup == nil {
             history.record(entry)
             return
         }
         // The group keeps each store's state from before its first action.
-        group.entry.merge(entry)
-        openGroup = group
+        openGroup!.entry.merge(entry)
     }
 
     /// Reverts the last step: every store it touched returns to its state before, and is published.

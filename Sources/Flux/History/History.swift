@@ -1,5 +1,3 @@
-import DequeModule
-
 /// The dispatcher's undo and redo stacks, bounded so memory stays flat however many actions run.
 ///
 /// Each entry reverts every store an action touched — or every store a named group of actions touched —
@@ -8,16 +6,20 @@ import DequeModule
 public final class History {
     /// The most undo steps kept; the oldest step is dropped past it.
     @exclusivity(unchecked) public var limit: Int {
-        didSet { trim() }
+        didSet {
+            limit = max(0, limit)
+            undoStack.capacity = limit
+        }
     }
 
     // Used from the dispatcher's one thread; no access spans a call out.
-    @exclusivity(unchecked) private(set) var undoStack = Deque<HistoryEntry>()
+    @exclusivity(unchecked) private(set) var undoStack: HistoryRing
     @exclusivity(unchecked) private(set) var redoStack: [HistoryEntry] = []
 
     /// A history keeping at most `limit` steps.
     public init(limit: Int = 100) {
         self.limit = max(0, limit)
+        undoStack = HistoryRing(capacity: max(0, limit))
     }
 
     /// Whether there is a step to undo.
@@ -25,7 +27,7 @@ public final class History {
     /// Whether there is a step to redo.
     public var canRedo: Bool { !redoStack.isEmpty }
     /// The labels of the undo steps, oldest first.
-    public var undoLabels: [String] { undoStack.map(\.label) }
+    public var undoLabels: [String] { undoStack.entries.map(\.label) }
     /// The labels of the redo steps, next first.
     public var redoLabels: [String] { redoStack.reversed().map(\.label) }
 
@@ -39,7 +41,6 @@ public final class History {
         guard limit > 0 else { return }
         undoStack.append(entry)
         if !redoStack.isEmpty { redoStack.removeAll() }
-        trim()
     }
 
     func popUndo() -> HistoryEntry? { undoStack.popLast() }
@@ -47,10 +48,5 @@ public final class History {
     func pushRedo(_ entry: HistoryEntry) { redoStack.append(entry) }
     func pushUndo(_ entry: HistoryEntry) {
         undoStack.append(entry)
-        trim()
-    }
-
-    private func trim() {
-        while undoStack.count > limit { undoStack.removeFirst() }
     }
 }

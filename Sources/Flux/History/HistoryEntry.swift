@@ -5,8 +5,15 @@
 public struct HistoryEntry {
     /// What the user did: the group's label, or the action's name.
     public let label: String
-    private var first: (target: any DispatchTarget, snapshot: Any)?
-    private var rest: [(target: any DispatchTarget, snapshot: Any)] = []
+    private var first: Change?
+    private var rest: [Change] = []
+
+    /// One store's state before the step. A struct, not a tuple: tuples in generic containers are
+    /// copied by runtime-built value witnesses, several times slower.
+    private struct Change {
+        let target: any DispatchTarget
+        let snapshot: Any
+    }
 
     init(label: String) {
         self.label = label
@@ -23,7 +30,7 @@ public struct HistoryEntry {
     }
 
     mutating func append(_ target: any DispatchTarget, _ snapshot: Any) {
-        if first == nil { first = (target, snapshot) } else { rest.append((target, snapshot)) }
+        if first == nil { first = Change(target: target, snapshot: snapshot) } else { rest.append(Change(target: target, snapshot: snapshot)) }
     }
 
     /// Adds the states of `later` for targets this step does not hold yet.

@@ -25,7 +25,7 @@ open class Store<State: Encodable>: StoreProtocol {
     public unowned let dispatcher: Dispatcher
     /// The token to pass to ``Dispatcher/waitFor(_:)`` to run this store first.
     public var token: DispatchToken { registration }
-    @usableFromInline @exclusivity(unchecked) var registration: DispatchToken!
+    @usableFromInline @exclusivity(unchecked) final var registration: DispatchToken!
 
     /// The state now. Inside a dispatch it already holds this action's changes; observers hear them
     /// once every store has handled the action.
@@ -36,13 +36,20 @@ open class Store<State: Encodable>: StoreProtocol {
     // The hot path (handle, publish) is @inlinable and reached through closures made in the
     // @inlinable initialisers, so it is specialised for the concrete State where the store is created
     // instead of running as unspecialised generic code behind the DispatchTarget witness table.
-    @usableFromInline @exclusivity(unchecked) var current: State
-    @usableFromInline @exclusivity(unchecked) var published: State
-    @usableFromInline @exclusivity(unchecked) var checkpoint: State
-    @usableFromInline @exclusivity(unchecked) var handlers: [String: Handler<any Action>] = [:]
-    @usableFromInline @exclusivity(unchecked) var everyAction: Handler<any Action>?
-    @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Observer> = []
-    @usableFromInline @exclusivity(unchecked) var hotPath: HotPath!
+    // `final`: the class is open, and an overridable property is read through the vtable by unspecialised
+    // accessors, each copying the state through its value witnesses.
+    @usableFromInline @exclusivity(unchecked) final var current: State
+    @usableFromInline @exclusivity(unchecked) final var published: State
+    @usableFromInline @exclusivity(unchecked) final var checkpoint: State
+    @usableFromInline @exclusivity(unchecked) final var handlers: [String: Handler<any Action>] = [:] {
+        didSet { lastHandler = nil }
+    }
+    /// The handler found for the last action name: dispatch loops repeat one action, and comparing
+    /// names is cheaper than hashing one.
+    @usableFromInline @exclusivity(unchecked) final var lastHandler: (name: String, handler: Handler<any Action>?)?
+    @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
+    @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
+    @usableFromInline @exclusivity(unchecked) final var hotPath: HotPath!
 
     /// The specialised operations the dispatcher drives.
     @usableFromInline struct HotPath {
@@ -74,7 +81,7 @@ open class Store<State: Encodable>: StoreProtocol {
         self.dispatcher = dispatcher
         self.hotPath = HotPath(
             handle: { [unowned(unsafe) self] in try self.apply($0) },
-            publish: { [unowned(unsafe) self] in self.send(isEqual: nil) },
+            publish: { [unowned(unsafe) self] in self.send() },
             commit: { [unowned(unsafe) self] in self.checkpoint }
         )
         self.registration = dispatcher.register(self)
@@ -88,11 +95,11 @@ open class Store<State: Encodable>: StoreProtocol {
         self.published = state
         self.checkpoint = state
         self.dispatcher = dispatcher
-        let isEqual: (State, State) -> Bool = { $0 == $1 }
+        // `==` called directly, not through a closure taking two states: that would copy both.
         self.hotPath = HotPath(
             handle: { [unowned(unsafe) self] in try self.apply($0) },
-            publish: { [unowned(unsafe) self] in self.send(isEqual: isEqual) },
-            commit: { [unowned(unsafe) self] in isEqual(self.checkpoint, self.current) ? nil : self.checkpoint }
+            publish: { [unowned(unsafe) self] in if self.published != self.current { self.send() } },
+            commit: { [unowned(unsafe) self] in self.checkpoint == self.current ? nil : self.checkpoint }
         )
         self.registration = dispatcher.register(self)
     }
@@ -105,10 +112,12 @@ open class Store<State: Encodable>: StoreProtocol {
     @inlinable
     public final func on<A: Action>(_ type: A.Type, _ handler: @escaping Handler<A>) {
         handlers[A.name] = { state, action in
-            guard let action = action as? A else {
+            // An identity check of the type and a direct read instead of `as?`, whose runtime cast
+            // costs more than the rest of a small handler.
+            guard Swift.type(of: action) == A.self else {
                 throw ActionError.invalidPayload(action: A.name, message: "expected \(A.self), got \(Swift.type(of: action))")
             }
-            try handler(&state, action)
+            try handler(&state, unwrapAction(action, as: A.self))
         }
         dispatcher.registry.register(A.self)
         dispatcher.routesChanged()
@@ -124,9 +133,17 @@ open class Store<State: Encodable>: StoreProtocol {
     @inlinable
     final func apply(_ action: any Action) throws {
         var next = current
-        if let handler = handlers[action.name] { try handler(&next, action) }
+        if let handler = handler(for: action.name) { try handler(&next, action) }
         if let everyAction { try everyAction(&next, action) }
         current = next
+    }
+
+    @inlinable
+    final func handler(for name: String) -> Handler<any Action>? {
+        if let last = lastHandler, last.name == name { return last.handler }
+        let handler = handlers[name]
+        lastHandler = (name, handler)
+        return handler
     }
 
     // MARK: Observing
@@ -149,14 +166,17 @@ open class Store<State: Encodable>: StoreProtocol {
     public final var subscriberCount: Int { observers.count }
 
     @inlinable
-    final func send(isEqual: ((State, State) -> Bool)?) {
-        if let isEqual, isEqual(published, current) { return }
+    final func send() {
         published = current
         let state = current
-        // Iterate a copy: an observer may subscribe or cancel while we notify.
+        // Iterate a copy: an observer may subscribe or cancel while we notify. The copy keeps every
+        // observer alive, so each is called through an unretained reference: no retain and release
+        // per observer and change.
         let list = observers
-        for observer in list where observer.isActive {
-            observer.send(state)
+        for index in list.indices {
+            Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
+                if observer.isActive { observer.send(state) }
+            }
         }
     }
 
@@ -190,4 +210,13 @@ open class Store<State: Encodable>: StoreProtocol {
     public final func publish() {
         hotPath.publish()
     }
+}
+
+/// The value inside `action`, whose dynamic type the caller has checked is `A`.
+@inlinable
+func unwrapAction<A: Action>(_ action: any Action, as type: A.Type) -> A {
+    func read<T: Action>(_ value: T) -> A {
+        withUnsafePointer(to: value) { UnsafeRawPointer($0).assumingMemoryBound(to: A.self).pointee }
+    }
+    return read(action)
 }
