@@ -37,6 +37,14 @@ extension LuaStack {
         return LuaRef(popping: self)
     }
 
+    /// Makes `ref` hold the value at `index` (not nil) instead, in the same registry slot: no allocation.
+    public func assign(_ ref: LuaRef, from index: Int32) {
+        precondition(ref.control.block == flux_getcontrol(state), "a LuaRef was assigned on another VM's stack")
+        precondition(ref.id != LUA_REFNIL && type(at: index) != .nil, "a LuaRef holding nil has no slot")
+        pushCopy(of: index)
+        lua_rawseti(state, flux_registryindex(), lua_Integer(ref.id))
+    }
+
     /// [..] -> [.., v]. The value `ref` holds; `ref` must come from this stack's VM.
     public func push(_ ref: LuaRef) {
         precondition(ref.control.block == flux_getcontrol(state), "a LuaRef was pushed onto another VM's stack")

@@ -200,18 +200,19 @@ extension FluxHost {
         let subscription = LuaSubscription(storeName: store.name)
         let deliver: (LuaStack) throws -> Void = { [unowned self, unowned subscription] lua in
             // [.., state view]
-            let state = lua.ref(at: -1)
-            lua.pop()
-            let previous = subscription.previous
-            subscription.previous = state
+            let state = lua.top
+            defer { lua.pop() }
             do {
                 try lua.call(function, results: 0, arguments: { lua in
-                    lua.push(state)
-                    if let previous { lua.push(previous) } else { lua.pushNil() }
+                    lua.pushCopy(of: state)
+                    if let previous = subscription.previous { lua.push(previous) } else { lua.pushNil() }
                 }, read: { _, _ in })
             } catch {
                 report("error in subscriber of '\(subscription.storeName)': \(Self.describe(error))")
             }
+            // The state becomes the next call's `previous`, in the same registry slot every time.
+            guard !subscription.isCancelled else { return }
+            if let previous = subscription.previous { lua.assign(previous, from: state) } else { subscription.previous = lua.ref(at: state) }
         }
         if let store = store as? LuaStore {
             subscription.subscription = store.subscribeTable { [unowned self] table in
@@ -382,7 +383,8 @@ extension FluxHost {
     // MARK: Object types
 
     private func defineStateProxy() {
-        stateProxyType.metamethod(.index) { [unowned self] lua, proxy in
+        let wrap: (LuaStack) throws -> Void = { [unowned self] in try wrapReadOnly($0) } // made once, not per read
+        stateProxyType.metamethod(.index) { lua, proxy in
             let wanted: StateFieldEncoder.Wanted
             switch lua.type(at: 2) {
             case .string: wanted = .key(lua.string(at: 2) ?? "")
@@ -393,9 +395,9 @@ extension FluxHost {
                 lua.pushNil()
                 return 1
             }
-            let encoder = StateFieldEncoder(wanted: wanted, stack: lua, wrap: { [unowned self] in try wrapReadOnly($0) })
+            let encoder = StateFieldEncoder(wanted: wanted, stack: lua, wrap: wrap)
             try proxy.state.encode(to: encoder)
-            if !encoder.outcome.found { lua.pushNil() }
+            if !encoder.found { lua.pushNil() }
             return 1
         }
         stateProxyType.metamethod(.newIndex) { lua, proxy in

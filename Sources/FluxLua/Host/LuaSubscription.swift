@@ -13,8 +13,11 @@ final class LuaSubscription {
     }
 
     var isActive: Bool { subscription != nil }
+    /// Whether ``cancel()`` has run (a subscription is not active yet while it hears its first state).
+    private(set) var isCancelled = false
 
     func cancel() {
+        isCancelled = true
         subscription?.cancel()
         subscription = nil
         previous = nil

@@ -4,28 +4,34 @@ import CLua
 ///
 /// A state proxy answers `state.count` by running the state's `encode(to:)` against this encoder:
 /// every field but the wanted one is skipped, so reading one field of a large state costs one field.
-struct StateFieldEncoder: Encoder {
+///
+/// A class, so that handing it to `encode(to:)` as `any Encoder` needs no existential box, and the
+/// containers share it without another allocation.
+final class StateFieldEncoder: Encoder {
     /// The field wanted: a key for keyed states, a 1-based position for array states.
     enum Wanted {
         case key(String)
         case position(Int)
     }
 
-    final class Outcome {
-        var found = false
-    }
-
     let wanted: Wanted
     let stack: LuaStack
-    let outcome = Outcome()
+    /// Whether the field was found and pushed.
+    var found = false
     let wrap: (LuaStack) throws -> Void
+
+    init(wanted: Wanted, stack: LuaStack, wrap: @escaping (LuaStack) throws -> Void) {
+        self.wanted = wanted
+        self.stack = stack
+        self.wrap = wrap
+    }
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Pushes `value` as the field's value; tables go through `wrap` ([.., table] -> [.., proxy]).
     func deliver<T: Encodable>(_ value: T) throws {
-        outcome.found = true
+        found = true
         switch value {
         case let value as Int: stack.push(value)
         case let value as String: stack.push(value)
@@ -49,7 +55,7 @@ struct StateFieldEncoder: Encoder {
         var codingPath: [any CodingKey] { [] }
 
         private func wants(_ key: Key) -> Bool {
-            guard !encoder.outcome.found, case let .key(name) = encoder.wanted else { return false }
+            guard !encoder.found, case let .key(name) = encoder.wanted else { return false }
             return key.stringValue == name
         }
 
@@ -93,7 +99,7 @@ struct StateFieldEncoder: Encoder {
         mutating func encodeNil() throws { count += 1 }
         mutating func encode<T: Encodable>(_ value: T) throws {
             count += 1
-            if !encoder.outcome.found, case let .position(position) = encoder.wanted, position == count {
+            if !encoder.found, case let .position(position) = encoder.wanted, position == count {
                 try encoder.deliver(value)
             }
         }
