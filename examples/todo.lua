@@ -1,9 +1,10 @@
 -- A to-do list written only in Lua: store, actions, view provider and a subscriber that reacts.
 --
 -- Shows: `flux.store{…}` (a handler gets a copy of the state and returns the new one; an error in it
--- refuses the action and changes nothing), the store's actions dispatched by name like any Swift
--- store's, a `flux.view` view provider, and a subscriber that keeps a count and dispatches a
--- follow-up action — queued by the dispatcher and run right after the action it reacts to.
+-- refuses the action), the store's actions dispatched by name like any Swift store's, two stores
+-- handling one action as a transaction (when one refuses it, the other's change is rolled back),
+-- a `flux.view` view provider, and a subscriber that keeps a count and dispatches a follow-up
+-- action — queued by the dispatcher and run right after the action it reacts to.
 --
 -- Run it alone with `fluxsh run examples/todo.lua`.
 
@@ -14,6 +15,24 @@ local function find(state, id)
   end
   error("no todo #" .. tostring(id), 0)
 end
+
+-- A log of the list's activity. It counts `todo.add` too, and hears it before the todo store
+-- (stores hear an action in the order they were defined), so when the todo store refuses an item
+-- the count must be rolled back: a dispatch is all or nothing.
+flux.store{
+  name = "todoLog",
+  state = {added = 0, messages = {}},
+  on = {
+    ["todo.add"] = function(state)
+      state.added = state.added + 1
+      return state
+    end,
+    ["todoLog.note"] = function(state, action)
+      table.insert(state.messages, action.text)
+      return state
+    end,
+  },
+}
 
 -- 1. The store: its state, and one handler per action. Handlers never touch anything else.
 flux.store{
@@ -47,20 +66,8 @@ flux.store{
   },
 }
 
--- A second store, for what the subscriber below reports.
-flux.store{
-  name = "todoLog",
-  state = {messages = {}},
-  on = {
-    ["todoLog.note"] = function(state, action)
-      table.insert(state.messages, action.text)
-      return state
-    end,
-  },
-}
-
 -- 2. The view provider: open items first, then done ones with a check mark. Rows are identified by
--- the item's id, so a renamed or toggled item updates its row instead of replacing it.
+-- the item's id, so a table watching it sees a ticked-off item move to "Done", not vanish and reappear.
 flux.view("todo", {store = "todo", render = function(state)
   local open, done = {}, {}
   for _, item in ipairs(state.items) do
@@ -104,6 +111,7 @@ local before = flux.state("todo")
 expect_error(function() flux.dispatch("todo.add", {title = "   "}) end, "a todo needs a title")
 expect_error(function() flux.dispatch("todo.toggle", {id = 42}) end, "no todo #42")
 expect(flux.state("todo"), before, "state after refused actions")
+expect(flux.state("todoLog").added, 3, "the log's count was rolled back with the refused item")
 
 -- Ticking items off moves them to "Done"; the subscriber's count follows.
 flux.dispatch("todo.toggle", {id = 1})
@@ -120,7 +128,7 @@ expect(flux.state("todoLog").messages, {}, "nothing to report yet")
 -- the dispatch returns.
 flux.dispatch("todo.toggle", {id = 2})
 expect(remaining, 0, "no open items")
-expect(flux.state("todoLog").messages, {"all done"}, "the follow-up ran")
+expect(flux.state("todoLog"), {added = 3, messages = {"all done"}}, "the follow-up ran (and the refused add left no trace)")
 
 -- Undo goes back one action at a time: the follow-up was an action of its own, so it goes first.
 flux.undo()
@@ -134,3 +142,7 @@ expect(#flux.state("todo").items, 1, "items after clearing done ones")
 local text = flux.render("todo", 40)
 assert(text:find("To do (1)", 1, true) and text:find("Write report", 1, true), text)
 assert(not text:find("Buy milk", 1, true), "a cleared item is gone from the list")
+
+-- Removing the last item empties the list.
+flux.dispatch("todo.remove", {id = 2})
+expect(flux.model("todo").sections[1], {id = "open", header = "To do (0)", height = 28, cells = {}}, "empty list")

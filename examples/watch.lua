@@ -22,6 +22,7 @@ end
 
 -- The row counts of a diff, to compare in one go.
 local function rows(diff)
+  assert(diff, "expected a diff, but the table did not change")
   return {inserted = diff.inserted, deleted = diff.deleted, updated = diff.updated, moved = diff.moved}
 end
 
