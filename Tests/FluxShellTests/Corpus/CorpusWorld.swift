@@ -65,9 +65,11 @@ final class CorpusWorld {
         configuration.instructionBudget = Self.instructionBudget
         shell = Shell(configuration: configuration, write: { output.text += $0 }, writeError: { output.errors += $0 })
         _ = installProbe(on: shell.dispatcher, host: shell.host)
-        let ready = execute(Self.baseSetup)
-        precondition(ready, "the corpus world does not set up: \(output.errors)")
+        if !execute(Self.baseSetup) { setupError = output.errors }
     }
+
+    /// What went wrong setting the world up, if anything did.
+    private(set) var setupError: String?
 
     /// Runs one complete input as typed at the prompt; false when it failed.
     @discardableResult
