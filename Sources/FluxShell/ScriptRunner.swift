@@ -78,6 +78,9 @@ public struct ScriptRunner {
         var reported: [String] = []
         var configuration = configuration
         configuration.instructionBudget = configuration.instructionBudget ?? Self.testBudget
+        // Rendered text compared by a script must not depend on the terminal it runs in.
+        configuration.width = configuration.width ?? 80
+        configuration.unicode = configuration.unicode ?? true
         let shell = Shell(configuration: configuration, write: write) { reported.append($0) }
         do {
             try shell.runScript(at: path)
@@ -89,13 +92,17 @@ public struct ScriptRunner {
         return Self.failure(first, in: path)
     }
 
-    /// An error's first line, led by the script's line where it happened: the message's own place,
-    /// or else the innermost frame of the script in the traceback.
+    /// An error's message, led by the script's line where it happened: the message's own place, or
+    /// else the innermost frame of the script in the traceback.
+    ///
+    /// A message of several lines is kept whole, its later lines indented under the first.
     static func failure(_ text: String, in path: String) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        guard let message = lines.first else { return "failed with no message" }
+        let messageLines = lines.prefix { $0 != "stack traceback:" }
+        guard !messageLines.isEmpty else { return "failed with no message" }
+        let message = messageLines.joined(separator: "\n      ")
         if message.hasPrefix(path + ":") { return message }
-        let frame = lines.dropFirst().lazy
+        let frame = lines.dropFirst(messageLines.count).lazy
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .first { $0.hasPrefix(path + ":") }
         guard let frame, let colon = frame.dropFirst(path.count + 1).firstIndex(of: ":") else { return message }

@@ -63,6 +63,7 @@ public final class Shell {
         var options = RenderOptions.detect()
         options.color = options.color && configuration.color
         if let width = configuration.width { options.width = width }
+        if let unicode = configuration.unicode { options.unicode = unicode }
         host.renderOptions = options
         for view in features?.views ?? [] {
             host.views.register(ViewProvider(name: view.name, store: view.store, model: view.model))

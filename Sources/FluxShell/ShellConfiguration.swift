@@ -15,6 +15,8 @@ public struct ShellConfiguration: Sendable {
     public var color = true
     /// The width tables are rendered to; nil for the terminal's.
     public var width: Int?
+    /// Whether rendered tables use Unicode marks (✓, →); nil for what the locale allows.
+    public var unicode: Bool?
     /// The most memory Lua may hold, in bytes; a script allocating without end stops with an error.
     public var memoryLimit: Int? = 1 << 30
     /// The most Lua instructions one input or script may run before it stops with an error; nil for

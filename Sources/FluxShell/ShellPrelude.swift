@@ -38,7 +38,7 @@ enum ShellPrelude {
 
     -- A value as a Lua constructor would write it: keys sorted, short tables on one line, the
     -- tables already open on the way down marked as cycles.
-    local function pretty(value, indent, open)
+    local function pretty(value, indent, open, limit)
       local kind = type(value)
       if kind == "string" then return quote(value) end
       if kind ~= "table" then return tostring(value) end
@@ -64,10 +64,10 @@ enum ShellPrelude {
 
       local parts, multiline = {}, false
       for i = 1, length do
-        parts[#parts + 1] = pretty(value[i], inner, open)
+        parts[#parts + 1] = pretty(value[i], inner, open, limit)
       end
       for _, k in next, rest do
-        parts[#parts + 1] = key_text(k) .. " = " .. pretty(value[k], inner, open)
+        parts[#parts + 1] = key_text(k) .. " = " .. pretty(value[k], inner, open, limit)
       end
       open[value] = nil
       if #parts == 0 then return "{}" end
@@ -75,7 +75,7 @@ enum ShellPrelude {
       for _, part in next, parts do
         if part:find("\n", 1, true) then multiline = true break end
       end
-      if not multiline and #indent + #line <= width then return line end
+      if not multiline and #indent + #line <= (limit or width) then return line end
       return "{\n" .. inner .. concat(parts, ",\n" .. inner) .. ",\n" .. indent .. "}"
     end
 
@@ -148,7 +148,8 @@ enum ShellPrelude {
     -- expect(actual, expected [, what]): deep equality, failing at the caller's line.
     function expect(actual, expected, what)
       if equal(actual, expected) then return actual end
-      local message = format("expected %s, got %s", pretty(expected), pretty(actual))
+      -- On one line, so a failing test reports it whole.
+      local message = format("expected %s, got %s", pretty(expected, "", nil, math.huge), pretty(actual, "", nil, math.huge))
       if what ~= nil then message = tostring(what) .. ": " .. message end
       error(message, 2)
     end
