@@ -188,6 +188,12 @@ static inline int fluxrl_signal_catch(int sig, int keep_ignored) {
     action.sa_flags = SA_RESTART;
     if (sigaction(sig, &action, NULL) != 0) return -1;
     fluxrl_signal_caught_flags()[sig] = 1;
+    /* A blocked mask is inherited across exec: a shell started from a thread that blocks the signal
+     * (as thread pools do) would otherwise never hear Ctrl-C. */
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, sig);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
     return 0;
 }
 

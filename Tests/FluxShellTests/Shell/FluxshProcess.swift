@@ -1,0 +1,56 @@
+import Foundation
+
+/// The built `fluxsh`, run as a user runs it.
+enum FluxshProcess {
+    /// The `fluxsh` executable built next to the test bundle.
+    static var path: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // The test bundle may be a folder (…/Package.xctest/…): go up until fluxsh is beside it.
+        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("fluxsh").path) {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("fluxsh").path
+    }
+
+    struct Result {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs `fluxsh arguments` with `input` piped in; waits for it to end.
+    static func run(_ arguments: [String], input: String = "", in directory: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = NSTemporaryDirectory()
+        environment.removeValue(forKey: "LUA_INIT")
+        environment.removeValue(forKey: "LUA_INIT_5_4")
+        process.environment = environment
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        // Read both to the end before waiting, so a full pipe cannot stall the process.
+        nonisolated(unsafe) var errors = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errors = stderr.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      output: String(decoding: output, as: UTF8.self),
+                      errors: String(decoding: errors, as: UTF8.self))
+    }
+}
