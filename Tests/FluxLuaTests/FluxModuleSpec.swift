@@ -159,6 +159,32 @@ struct FluxModuleSpec {
         #expect(world.reports.first?.contains("stack traceback") == true)
     }
 
+    @Test("a failing follow-up is reported by the host; once the host is gone, the dispatcher reports it itself")
+    func followUpAfterHost() throws {
+        let dispatcher = Dispatcher()
+        let tally = TallyStore(dispatcher: dispatcher)
+        var reports: [String] = []
+        do {
+            let host = FluxHost(dispatcher: dispatcher)
+            host.report = { reports.append($0) }
+            try host.run(#"""
+            local sub <close> = flux.subscribe("tally", function(state)
+              if state.count == 1 then flux.dispatch("tally.boom") end
+            end)
+            flux.dispatch("tally.add")
+            """#)
+        }
+        #expect(reports.count == 1)
+        #expect(reports.first?.contains("follow-up 'tally.boom' failed") == true)
+
+        // The host is gone: a follow-up failing now must reach the dispatcher's own report, not the freed host.
+        let queue = tally.subscribe { state in if state.count == 2 { try? dispatcher.dispatch(Boom()) } }
+        defer { queue.cancel() }
+        try dispatcher.dispatch(dispatcher.registry.decode(Tally.name, json: nil))
+        #expect(tally.state.count == 2)
+        #expect(reports.count == 1)
+    }
+
     @Test("a Lua store takes part in dispatch: handlers, undo, and rollback together with a Swift store")
     func luaStore() throws {
         try world.run(#"""

@@ -26,7 +26,10 @@ public final class Dispatcher {
     /// Hooks run around every dispatch, in order.
     @exclusivity(unchecked) public var middleware: [any Middleware] = []
     /// Told when an action queued by a subscriber fails (the action that queued it already succeeded).
-    public var onFollowUpError: (any Action, any Error) -> Void = { action, error in
+    public var onFollowUpError: (any Action, any Error) -> Void = Dispatcher.writeFollowUpError
+
+    /// The default ``onFollowUpError``: one line on standard error.
+    public static func writeFollowUpError(_ action: any Action, _ error: any Error) {
         FileHandle.standardError.write(Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
     }
 

@@ -31,7 +31,7 @@ public final class FluxHost {
     public internal(set) var plugins: [Plugin] = []
 
     /// The stack of the Lua thread running now: a coroutine's while a Swift function it called runs.
-    var activeStack: LuaStack
+    @exclusivity(unchecked) var activeStack: LuaStack
     var resolver: ActionResolver!
     var deepcopy: LuaRef!
     var readonly: LuaRef!
@@ -39,7 +39,7 @@ public final class FluxHost {
     var stateProxyType = LuaObjectType<StateProxy>("flux.state")
     var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
     /// How many Lua view providers are running: while one is, dispatch, undo and redo are refused.
-    var rendering = 0
+    @exclusivity(unchecked) var rendering = 0
 
     /// A host for `dispatcher`'s stores, with the `flux` module installed in `vm` (a global, and
     /// `require "flux"`).
@@ -49,10 +49,15 @@ public final class FluxHost {
         self.activeStack = vm.stack
         installModule()
         // An action a subscriber queued fails after the script that caused it went on: nobody can catch it.
-        dispatcher.onFollowUpError = { [weak self] action, error in
-            let message = "follow-up '\(action.name)' failed: \(Self.describe(error))"
-            if let self { self.report(message) } else { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        // Unowned, not weak: a weak reference gives the host a side table, and every retain of it (one
+        // per call from Lua) takes the slow path. The host hands the dispatcher back its default on deinit.
+        dispatcher.onFollowUpError = { [unowned self] action, error in
+            report("follow-up '\(action.name)' failed: \(Self.describe(error))")
         }
+    }
+
+    deinit {
+        dispatcher.onFollowUpError = Dispatcher.writeFollowUpError
     }
 
     // MARK: Running scripts

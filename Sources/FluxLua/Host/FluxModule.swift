@@ -183,8 +183,8 @@ extension FluxHost {
     }
 
     /// A view provider is a pure function of its store's state: what it would change is refused.
-    func refuseWhileRendering(_ what: String) throws {
-        guard rendering == 0 else { throw FluxScriptError("cannot \(what) while a view is being rendered") }
+    func refuseWhileRendering(_ what: @autoclosure () -> String) throws {
+        guard rendering == 0 else { throw FluxScriptError("cannot \(what()) while a view is being rendered") }
     }
 
     // MARK: subscribe

@@ -59,8 +59,8 @@ extension FluxHost {
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = (directory as NSString).appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            guard name.hasSuffix(".lua") || (isDirectory.boolValue
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            guard name.hasSuffix(".lua") || (exists && isDirectory.boolValue
                 && FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("init.lua"))) else { continue }
             do {
                 try loadPlugin(at: path)
