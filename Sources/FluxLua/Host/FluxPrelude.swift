@@ -22,35 +22,42 @@ enum FluxPrelude {
       return copy
     end
 
+    -- views[table] is its view; targets[view] the table behind it. Both weak: a view lives as long as
+    -- a script keeps it, and all views share one metatable, so a view costs one table, no closures.
     local views = setmetatable({}, { __mode = "k" })
+    local targets = setmetatable({}, { __mode = "k" })
     local readonly
 
     local function refuse(_, key)
       error("state is read-only (field '" .. tostring(key) .. "'): dispatch an action to change it", 2)
     end
 
+    local view_mt = {
+      __index = function(view, k)
+        local v = targets[view][k]
+        if type(v) == "table" then return readonly(v) end
+        return v
+      end,
+      __newindex = refuse,
+      __len = function(view) return #targets[view] end,
+      __pairs = function(view)
+        local t = targets[view]
+        return function(_, k)
+          local nk, nv = next(t, k)
+          if type(nv) == "table" then nv = readonly(nv) end
+          return nk, nv
+        end, view, nil
+      end,
+      __name = "flux.state",
+    }
+
     readonly = function(t)
       if type(t) ~= "table" then return t end
       local view = views[t]
       if view then return view end
-      view = setmetatable({}, {
-        __index = function(_, k)
-          local v = t[k]
-          if type(v) == "table" then return readonly(v) end
-          return v
-        end,
-        __newindex = refuse,
-        __len = function() return #t end,
-        __pairs = function()
-          return function(_, k)
-            local nk, nv = next(t, k)
-            if type(nv) == "table" then nv = readonly(nv) end
-            return nk, nv
-          end, view, nil
-        end,
-        __name = "flux.state",
-      })
+      view = setmetatable({}, view_mt)
       views[t] = view
+      targets[view] = t
       return view
     end
 
