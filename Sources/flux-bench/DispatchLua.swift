@@ -8,7 +8,6 @@ struct DispatchLua {
 
     init(bench: LuaBench) throws {
         self.bench = bench
-        // The subscription is kept in a global: a collected subscription is a cancelled one.
         loop = try bench.loop(#"""
         local seen = 0
         bench_swift_subscription = flux.subscribe("bench", function(state) seen = state.count end)

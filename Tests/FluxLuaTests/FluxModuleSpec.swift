@@ -1,3 +1,4 @@
+import Foundation
 import Flux
 import FluxTable
 import Testing
@@ -183,6 +184,34 @@ struct FluxModuleSpec {
         try dispatcher.dispatch(dispatcher.registry.decode(Tally.name, json: nil))
         #expect(tally.state.count == 2)
         #expect(reports.count == 1)
+    }
+
+    @Test("a subscription nobody keeps goes on until cancelled, whatever the garbage collector does")
+    func unkeptSubscription() throws {
+        try world.run(#"""
+        heard = 0
+        flux.subscribe("tally", function(state) heard = state.count end)
+        local kept = flux.subscribe("tally", function(state) kept_heard = state.count end)
+        collectgarbage() collectgarbage()
+        flux.dispatch("tally.add")
+        kept:cancel()
+        collectgarbage()
+        flux.dispatch("tally.add")
+        """#)
+        #expect(try world.run("return heard, kept_heard") == [.integer(2), .integer(1)])
+    }
+
+    @Test("reloading a plugin cancels the subscriptions its last run made")
+    func reloadCancelsSubscriptions() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("echo-\(UUID().uuidString).lua")
+        try #"""
+        flux.subscribe("tally", function(state) calls = (calls or 0) + 1 end)
+        """#.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try world.host.loadPlugin(at: file.path)
+        try world.host.reload(world.host.plugins[0])
+        try world.run("calls = 0 flux.dispatch('tally.add')")
+        #expect(try world.run("return calls") == [.integer(1)])
     }
 
     @Test("a Lua store takes part in dispatch: handlers, undo, and rollback together with a Swift store")

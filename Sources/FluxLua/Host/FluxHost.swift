@@ -38,6 +38,10 @@ public final class FluxHost {
     var invoke: LuaRef!
     var stateProxyType = LuaObjectType<StateProxy>("flux.state")
     var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
+    /// Every subscription made by `flux.subscribe` and `flux.watch` and not cancelled yet.
+    var subscriptions: [ObjectIdentifier: LuaSubscription] = [:]
+    /// The plugin whose file is running, if any.
+    var runningPlugin: String?
     /// How many Lua view providers are running: while one is, dispatch, undo and redo are refused.
     @exclusivity(unchecked) var rendering = 0
 

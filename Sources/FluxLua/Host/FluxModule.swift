@@ -232,8 +232,17 @@ extension FluxHost {
                 try? deliver(lua)
             }
         }
+        keep(subscription)
         lua.push(subscription, as: subscriptionType)
         return 1
+    }
+
+    /// Holds `subscription` until it is cancelled, noting the plugin that made it.
+    private func keep(_ subscription: LuaSubscription) {
+        let id = ObjectIdentifier(subscription)
+        subscription.plugin = runningPlugin
+        subscriptions[id] = subscription
+        subscription.onCancel = { [unowned self] in subscriptions[id] = nil }
     }
 
     // MARK: store
@@ -376,6 +385,7 @@ extension FluxHost {
                 report("error in watcher of '\(view)': \(Self.describe(error))")
             }
         }
+        keep(subscription)
         lua.push(subscription, as: subscriptionType)
         return 1
     }

@@ -2,9 +2,16 @@ import Flux
 
 /// What `flux.subscribe` and `flux.watch` return: `sub:cancel()`, and a Lua 5.4 to-be-closed value
 /// (`local sub <close> = flux.subscribe(…)`). Cancelling twice is harmless.
+///
+/// The host keeps every subscription until it is cancelled, so one a script does not keep goes on
+/// hearing changes (it is not cancelled whenever the garbage collector happens to run).
 final class LuaSubscription {
     let storeName: String
     var subscription: StoreSubscription?
+    /// The plugin whose run made it: reloading the plugin cancels it.
+    var plugin: String?
+    /// Run once by ``cancel()``: the host lets go of it.
+    var onCancel: (() -> Void)?
     /// The state the function heard last, handed to it next time as `previous`.
     var previous: LuaRef?
 
@@ -21,5 +28,8 @@ final class LuaSubscription {
         subscription?.cancel()
         subscription = nil
         previous = nil
+        let release = onCancel
+        onCancel = nil
+        release?()
     }
 }

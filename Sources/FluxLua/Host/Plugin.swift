@@ -72,13 +72,20 @@ extension FluxHost {
         return loaded
     }
 
-    /// Runs a loaded plugin's file again; the stores it defines keep their state.
+    /// Runs a loaded plugin's file again; the stores it defines keep their state, and the subscriptions
+    /// its last run made are cancelled (the new run makes its own).
     public func reload(_ plugin: Plugin) throws {
+        for subscription in subscriptions.values where subscription.plugin == plugin.name {
+            subscription.cancel()
+        }
         try run(plugin)
     }
 
     private func run(_ plugin: Plugin) throws {
         if let folder = plugin.folder { try vm.addPackagePath(folder) }
+        let outer = runningPlugin
+        runningPlugin = plugin.name
+        defer { runningPlugin = outer }
         try runFile(plugin.entry)
     }
 }
