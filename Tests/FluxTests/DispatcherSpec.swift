@@ -182,5 +182,26 @@ struct DispatcherSpec {
         #expect(reported == ["counter.fail: store 'counter' failed on 'counter.fail': boom"])
         _ = chain
     }
-}
 
+    @Test("a subscriber that dispatches on every change → stopped after the follow-up limit, reported, and the next dispatch works")
+    func followUpLoop() throws {
+        let counter = CounterStore(dispatcher: dispatcher)
+        dispatcher.followUpLimit = 50
+        var reported: [String] = []
+        dispatcher.onFollowUpError = { action, error in reported.append("\(action.name): \(error)") }
+        var looping = false
+        let loop = counter.subscribe { [dispatcher] _ in
+            if looping { try? dispatcher.dispatch(Increment()) }
+        }
+        looping = true
+        try dispatcher.dispatch(Increment())
+        #expect(counter.state.count == 51) // the action itself and 50 follow-ups
+        #expect(reported == ["counter.increment: follow-up actions did not settle after 50 in a row (a subscriber dispatches on every change?); 'counter.increment' and the rest of the queue were dropped"])
+
+        looping = false
+        try dispatcher.dispatch(Increment())
+        #expect(counter.state.count == 52)
+        #expect(reported.count == 1)
+        _ = loop
+    }
+}

@@ -25,6 +25,9 @@ public final class Dispatcher {
     public let history: History
     /// Hooks run around every dispatch, in order.
     @exclusivity(unchecked) public var middleware: [any Middleware] = []
+    /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
+    /// loop (reported through ``onFollowUpError`` as ``DispatcherError/followUpsDidNotSettle(action:limit:)``).
+    public var followUpLimit = 100_000
     /// Told when an action queued by a subscriber fails (the action that queued it already succeeded).
     public var onFollowUpError: (any Action, any Error) -> Void = Dispatcher.writeFollowUpError
 
@@ -260,7 +263,14 @@ public final class Dispatcher {
         guard !draining else { return }
         draining = true
         defer { draining = false }
+        var performed = 0
         while let next = followUps.popFirst() {
+            performed += 1
+            guard performed <= followUpLimit else {
+                followUps.removeAll()
+                onFollowUpError(next, DispatcherError.followUpsDidNotSettle(action: next.name, limit: followUpLimit))
+                return
+            }
             do {
                 try perform(next)
             } catch {

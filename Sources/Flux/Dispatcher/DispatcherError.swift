@@ -16,6 +16,9 @@ public enum DispatcherError: Error, CustomStringConvertible {
     case rejected(action: String, reason: String)
     /// Undo or redo was asked for while an action was being dispatched.
     case historyDuringDispatch
+    /// Subscribers queued follow-up actions `limit` times in a row without settling (one dispatches on
+    /// every change, say); the rest of the queue, `action` first, was dropped.
+    case followUpsDidNotSettle(action: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -33,6 +36,8 @@ public enum DispatcherError: Error, CustomStringConvertible {
             return "'\(action)' rejected: \(reason)"
         case .historyDuringDispatch:
             return "cannot undo or redo while an action is being dispatched"
+        case let .followUpsDidNotSettle(action, limit):
+            return "follow-up actions did not settle after \(limit) in a row (a subscriber dispatches on every change?); '\(action)' and the rest of the queue were dropped"
         }
     }
 
