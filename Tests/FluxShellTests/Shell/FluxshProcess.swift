@@ -20,8 +20,10 @@ enum FluxshProcess {
         var errors: String
     }
 
-    /// Runs `fluxsh arguments` with `input` piped in; waits for it to end.
-    static func run(_ arguments: [String], input: String = "", in directory: String? = nil) throws -> Result {
+    /// Runs `fluxsh arguments` with `input` piped in; waits for it to end. With `interruptAfter`, sends
+    /// it SIGINT (Ctrl-C's signal) that many seconds after the start.
+    static func run(_ arguments: [String], input: String = "", in directory: String? = nil,
+                    interruptAfter: TimeInterval? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -38,6 +40,9 @@ enum FluxshProcess {
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
+        if let interruptAfter {
+            DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) { process.interrupt() }
+        }
         // Read both to the end before waiting, so a full pipe cannot stall the process.
         nonisolated(unsafe) var errors = Data()
         let group = DispatchGroup()

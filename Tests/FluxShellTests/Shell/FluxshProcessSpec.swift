@@ -21,6 +21,18 @@ struct FluxshProcessSpec {
         #expect(result.output == "second\n")
     }
 
+    @Test("SIGINT stops the running line; the shell reads on with its stores intact")
+    func interrupt() throws {
+        let result = try FluxshProcess.run([], input: """
+            flux.dispatch('ticTacToe.placeToken', {index = 4})
+            while true do end
+            print(flux.state('ticTacToe').gameInstruction)
+            """, interruptAfter: 1)
+        #expect(result.errors.contains("interrupted"))
+        #expect(result.output == "O's turn\n")
+        #expect(result.status == 1)
+    }
+
     @Test("fluxsh run runs scripts in one shell and stops at the first error, with its traceback")
     func run() throws {
         let folder = try scriptFolder([
