@@ -32,7 +32,7 @@ extension Shell {
                      completes: []) { shell, text in try shell.listHistory(text) },
         ShellCommand(name: "load", arguments: "<file>", summary: "load a Lua plugin (a .lua file, or a folder with init.lua)",
                      completes: [.file]) { shell, text in try shell.load(text) },
-        ShellCommand(name: "reload", arguments: "[plugin]", summary: "run a plugin's file again; its stores keep their state",
+        ShellCommand(name: "reload", arguments: "[plugin]", summary: "run a plugin's file again; its stores keep their state, its old subscriptions end",
                      completes: [.plugin]) { shell, text in try shell.reload(text) },
         ShellCommand(name: "record", arguments: "[file]", summary: "record every action to a log file; without a file, stop",
                      completes: [.file]) { shell, text in try shell.record(text) },
