@@ -169,16 +169,20 @@ struct FluxModuleSpec {
             let host = FluxHost(dispatcher: dispatcher)
             host.report = { reports.append($0) }
             try host.run(#"""
-            local sub <close> = flux.subscribe("tally", function(state)
+            flux.subscribe("tally", function(state)
               if state.count == 1 then flux.dispatch("tally.boom") end
             end)
+            flux.store{name = "notes", state = {n = 0}, on = {["tally.add"] = function(s) s.n = s.n + 1 return s end}}
             flux.dispatch("tally.add")
             """#)
+            #expect(dispatcher.stores.map(\.name) == ["tally", "notes"])
         }
+        #expect(dispatcher.stores.map(\.name) == ["tally"])
         #expect(reports.count == 1)
         #expect(reports.first?.contains("follow-up 'tally.boom' failed") == true)
 
-        // The host is gone: a follow-up failing now must reach the dispatcher's own report, not the freed host.
+        // The host is gone: its subscriptions ended with it, and a follow-up failing now must reach the
+        // dispatcher's own report, not the freed host.
         let queue = tally.subscribe { state in if state.count == 2 { try? dispatcher.dispatch(Boom()) } }
         defer { queue.cancel() }
         try dispatcher.dispatch(dispatcher.registry.decode(Tally.name, json: nil))

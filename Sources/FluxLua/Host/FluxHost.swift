@@ -60,7 +60,15 @@ public final class FluxHost {
         }
     }
 
+    /// The dispatcher may outlive its host: nothing it keeps may call into the host, or its VM, after this.
     deinit {
+        for subscription in subscriptions.values {
+            subscription.onCancel = nil
+            subscription.cancel()
+        }
+        for store in dispatcher.stores where store is LuaStore {
+            if let token = dispatcher.token(named: store.name) { try? dispatcher.unregister(token) }
+        }
         dispatcher.onFollowUpError = Dispatcher.writeFollowUpError
     }
 
