@@ -20,10 +20,10 @@ enum FluxshProcess {
         var errors: String
     }
 
-    /// Runs `fluxsh arguments` with `input` piped in; waits for it to end. With `interruptAfter`, sends
-    /// it SIGINT (Ctrl-C's signal) that many seconds after the start.
+    /// Runs `fluxsh arguments` with `input` piped in and `extra` added to its environment; waits for it to
+    /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start.
     static func run(_ arguments: [String], input: String = "", in directory: String? = nil,
-                    interruptAfter: TimeInterval? = nil) throws -> Result {
+                    environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -32,6 +32,7 @@ enum FluxshProcess {
         environment["XDG_STATE_HOME"] = NSTemporaryDirectory()
         environment.removeValue(forKey: "LUA_INIT")
         environment.removeValue(forKey: "LUA_INIT_5_4")
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
