@@ -9,6 +9,9 @@ private func libc<Function>(_ name: String, as type: Function.Type) throws -> Fu
 }
 
 /// A pseudo-terminal of `columns` columns, so detection sees a real terminal; closed by `close()`.
+///
+/// Its name comes from `ptsname_r`: `ptsname` returns a static buffer, and tests making terminals at the
+/// same time would open each other's. Its descriptors are close-on-exec, so no child process keeps them.
 private struct PseudoTerminal {
     let controller: Int32
     let terminal: Int32
@@ -17,11 +20,13 @@ private struct PseudoTerminal {
         let openController = try libc("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)
         let grant = try libc("grantpt", as: (@convention(c) (Int32) -> Int32).self)
         let unlock = try libc("unlockpt", as: (@convention(c) (Int32) -> Int32).self)
-        let name = try libc("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
-        controller = openController(O_RDWR | O_NOCTTY)
+        let name = try libc("ptsname_r", as: (@convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32).self)
+        controller = openController(O_RDWR | O_NOCTTY | O_CLOEXEC)
         try #require(controller >= 0)
         try #require(grant(controller) == 0 && unlock(controller) == 0)
-        terminal = open(try #require(name(controller)), O_RDWR | O_NOCTTY)
+        var path = [CChar](repeating: 0, count: 128)
+        try #require(name(controller, &path, path.count) == 0)
+        terminal = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         try #require(terminal >= 0)
         var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         try #require(ioctl(terminal, UInt(TIOCSWINSZ), &size) == 0)
