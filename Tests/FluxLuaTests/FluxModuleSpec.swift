@@ -205,6 +205,27 @@ struct FluxModuleSpec {
         #expect(try world.run("return heard, kept_heard") == [.integer(2), .integer(1)])
     }
 
+    @Test("flux.subscriptions lists the live subscriptions in the order they were made, so an unkept one can be cancelled")
+    func listingSubscriptions() throws {
+        try world.run(#"""
+        heard = 0
+        flux.subscribe("tally", function(state) heard = heard + 1 end)
+        flux.subscribe("tally", function(state) heard = heard + 1 end)
+        local kept = flux.subscribe("tally", function() end)
+        kept:cancel()
+        """#)
+        #expect(try world.run("return #flux.subscriptions(), #flux.subscriptions('tally'), #flux.subscriptions('nope')")
+                == [.integer(2), .integer(2), .integer(0)])
+        #expect(try world.run("return tostring(flux.subscriptions()[1])") == ["flux.subscription(tally)"])
+        try world.run(#"""
+        for _, sub in ipairs(flux.subscriptions("tally")) do sub:cancel() end
+        heard = 0
+        flux.dispatch("tally.add")
+        """#)
+        #expect(try world.run("return heard, #flux.subscriptions()") == [.integer(0), .integer(0)])
+        #expect(world.error("flux.subscriptions(1)").contains("store or view name expected, got number"))
+    }
+
     @Test("reloading a plugin cancels the subscriptions its last run made")
     func reloadCancelsSubscriptions() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("echo-\(UUID().uuidString).lua")

@@ -40,6 +40,8 @@ public final class FluxHost {
     var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
     /// Every subscription made by `flux.subscribe` and `flux.watch` and not cancelled yet.
     var subscriptions: [ObjectIdentifier: LuaSubscription] = [:]
+    /// The number the next subscription gets: `flux.subscriptions()` lists them in the order they were made.
+    var nextSubscriptionNumber = 1
     /// The plugin whose file is running, if any.
     var runningPlugin: String?
     /// How many Lua view providers are running: while one is, dispatch, undo and redo are refused.

@@ -48,6 +48,19 @@ extension FluxHost {
         function("subscribe") { host, lua in
             try host.subscribe(lua)
         }
+        function("subscriptions") { host, lua in
+            try host.expect(lua, "subscriptions", at: 1)
+            let name = lua.isNil(at: 1) ? nil : try host.name(lua, 1, "subscriptions", "store or view name")
+            let live = host.subscriptions.values
+                .filter { name == nil || $0.storeName == name }
+                .sorted { $0.number < $1.number }
+            lua.pushTable()
+            for (index, subscription) in live.enumerated() {
+                lua.push(subscription, as: host.subscriptionType)
+                lua.rawSet(index + 1, in: -2)
+            }
+            return 1
+        }
         function("store") { host, lua in
             try host.defineStore(lua)
         }
@@ -241,6 +254,8 @@ extension FluxHost {
     private func keep(_ subscription: LuaSubscription) {
         let id = ObjectIdentifier(subscription)
         subscription.plugin = runningPlugin
+        subscription.number = nextSubscriptionNumber
+        nextSubscriptionNumber += 1
         subscriptions[id] = subscription
         subscription.onCancel = { [unowned self] in subscriptions[id] = nil }
     }

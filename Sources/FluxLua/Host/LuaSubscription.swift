@@ -10,6 +10,8 @@ final class LuaSubscription {
     var subscription: StoreSubscription?
     /// The plugin whose run made it: reloading the plugin cancels it.
     var plugin: String?
+    /// Its place in the order subscriptions were made.
+    var number = 0
     /// Run once by ``cancel()``: the host lets go of it.
     var onCancel: (() -> Void)?
     /// The state the function heard last, handed to it next time as `previous`.
