@@ -68,6 +68,12 @@ static inline void flux_hooknow(lua_State *L) {
     lua_sethook(L, flux_hook, LUA_MASKCOUNT, 1);
 }
 
+/* How often the hook fires while a budget is set: every FLUX_HOOK_INTERVAL instructions, or every `budget`
+ * ones when that is smaller. */
+static inline int flux_hookcount(long long budget) {
+    return budget > 0 && budget < FLUX_HOOK_INTERVAL ? (int)budget : FLUX_HOOK_INTERVAL;
+}
+
 /* Whether a call is running that the hook must watch all along: one with a budget, or one polling. */
 static inline int flux_watched(FluxControl *control) {
     return control->depth > 0 && (control->budget > 0 || control->polling);
@@ -161,12 +167,10 @@ static inline void flux_setrunning(lua_State *L, FluxControl *control) {
  * running states (or, when the table is full, a hook that polls as it always did). */
 static inline void flux_begin_outermost(lua_State *L, FluxControl *control) {
     FluxRunningTable *table = flux_running_table();
-    int count = FLUX_HOOK_INTERVAL;
     int i;
     control->stop = FLUX_STOP_NONE;
     control->remaining = control->budget;
-    if (control->budget > 0 && control->budget < count) count = (int)control->budget;
-    control->hook_count = count;
+    control->hook_count = flux_hookcount(control->budget);
     control->interrupts_seen = __atomic_load_n(&control->interrupt_requests, __ATOMIC_SEQ_CST);
     control->global_interrupts_seen = __atomic_load_n(flux_global_interrupts(), __ATOMIC_SEQ_CST);
     control->slot = -1;
@@ -213,11 +217,9 @@ static inline void flux_leave(lua_State *outer, FluxControl *control) {
 
 /* Sets the instruction budget; during a call it counts from now, and the hook starts or stops. */
 static inline void flux_setbudget(FluxControl *control, long long budget) {
-    int count = FLUX_HOOK_INTERVAL;
     control->budget = budget;
     control->remaining = budget;
-    if (budget > 0 && budget < count) count = (int)budget;
-    control->hook_count = count;
+    control->hook_count = flux_hookcount(budget);
     if (control->depth > 0 && control->running != NULL) flux_sethook(control->running, control);
 }
 

@@ -56,7 +56,7 @@ public final class REPL {
                 pending = input
                 continue
             case let .command(text):
-                failed = !shell.execute(text) || failed
+                failed = !shell.runCommand(text) || failed
             case let .chunk(chunk):
                 failed = !shell.run(chunk) || failed
             case let .failed(error):

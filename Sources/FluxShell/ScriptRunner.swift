@@ -87,7 +87,6 @@ public struct ScriptRunner {
         } catch {
             return Self.failure(FluxHost.describe(error), in: path)
         }
-        shell.stopRecording()
         guard let first = reported.first else { return nil }
         return Self.failure(first, in: path)
     }

@@ -33,7 +33,6 @@ public final class Shell {
 
     let write: (String) -> Void
     let writeError: (String) -> Void
-    let prelude: LuaRef
     let show: LuaRef
     let pretty: LuaRef
     let complete: LuaRef
@@ -71,7 +70,6 @@ public final class Shell {
         do {
             let results = try host.vm.call(try host.vm.load(ShellPrelude.source, chunkName: "=fluxsh"),
                                            results: 1) { lua, range in lua.ref(at: range.lowerBound) }
-            prelude = results
             show = try Self.field("show", of: results, in: host.vm)
             pretty = try Self.field("pretty", of: results, in: host.vm)
             complete = try Self.field("complete", of: results, in: host.vm)
@@ -84,6 +82,11 @@ public final class Shell {
         host.vm.memoryLimit = configuration.memoryLimit
         host.vm.instructionBudget = configuration.instructionBudget
         for folder in configuration.plugins { host.loadPlugins(in: folder) }
+    }
+
+    /// A `:record` still running ends with the shell: its file is closed.
+    deinit {
+        stopRecording()
     }
 
     private static func field(_ name: String, of table: LuaRef, in vm: LuaVM) throws -> LuaRef {
@@ -111,7 +114,7 @@ public final class Shell {
     /// Compiles `input` as the REPL does: a `:` line is a command; a leading `=` means `return`; an
     /// expression is tried first with `return` before it, so that its value prints.
     public func compile(_ input: String) -> Compiled {
-        let trimmed = input.drop { $0 == " " || $0 == "\t" }
+        let trimmed = input.drop(while: \.isBlank)
         if trimmed.hasPrefix(":") { return .command(String(trimmed)) }
         var source = input
         if trimmed.hasPrefix("=") { source = "return " + trimmed.dropFirst() }

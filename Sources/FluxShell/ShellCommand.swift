@@ -39,6 +39,11 @@ enum ShellCommandError: Error, CustomStringConvertible {
     }
 }
 
+extension Character {
+    /// A space or a tab: what separates a command's name and words (a line holds no newline).
+    var isBlank: Bool { self == " " || self == "\t" }
+}
+
 /// The words of a command's argument text, with a check of how many there may be.
 struct CommandArguments {
     let command: ShellCommand
@@ -48,7 +53,7 @@ struct CommandArguments {
     init(_ text: String, for command: ShellCommand) {
         self.command = command
         self.text = text
-        self.words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        self.words = text.split(whereSeparator: \.isBlank).map(String.init)
     }
 
     /// No argument, else the usage.
@@ -82,7 +87,7 @@ extension Shell {
     /// - Returns: false when it failed; the error or the usage has been written.
     func runCommand(_ line: String) -> Bool {
         let body = line.dropFirst() // the colon
-        let name = String(body.prefix { $0 != " " && $0 != "\t" })
+        let name = String(body.prefix { !$0.isBlank })
         let rest = String(body.dropFirst(name.count))
         guard let command = Self.commands.first(where: { $0.name == name }) else {
             reportMessage(name.isEmpty ? "a command name must follow ':' (try :help)"

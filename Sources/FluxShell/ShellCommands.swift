@@ -103,7 +103,7 @@ extension Shell {
     func dispatch(_ text: String) throws {
         let arguments = arguments(text, "dispatch")
         guard let name = arguments.words.first else { throw ShellCommandError.usage(arguments.command) }
-        let payloadText = text.drop { $0 == " " || $0 == "\t" }.dropFirst(name.count)
+        let payloadText = text.drop(while: \.isBlank).dropFirst(name.count)
             .trimmingCharacters(in: .whitespaces)
         var payload: LuaRef?
         if !payloadText.isEmpty {

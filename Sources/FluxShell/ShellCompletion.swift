@@ -8,10 +8,10 @@ extension Shell {
     /// - Parameter cursor: The cursor's position in `line` as a UTF-8 byte offset.
     public func completions(line: String, cursor: Int, word: String) -> Completions {
         let before = String(decoding: line.utf8.prefix(cursor), as: UTF8.self)
-        let lead = before.drop { $0 == " " || $0 == "\t" }
+        let lead = before.drop(while: \.isBlank)
         guard lead.hasPrefix(":") else { return .words(luaNames(word), terminator: nil) }
-        let words = lead.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        let typingName = !lead.contains(where: { $0 == " " || $0 == "\t" })
+        let words = lead.split(whereSeparator: \.isBlank)
+        let typingName = !lead.contains(where: \.isBlank)
         if typingName { return .words(Self.commands.map { ":" + $0.name }) }
         guard let command = Self.command(named: String(words[0])) else { return .none }
         // The argument being typed: the words after the command, counting the one under the cursor.

@@ -115,8 +115,7 @@ enum ShellPrelude {
       end
       local function add_fields(t)
         if type(t) ~= "table" then return end
-        local ok = pcall(function() for k in pairs(t) do add(k) end end)
-        if not ok then return end
+        pcall(function() for k in pairs(t) do add(k) end end) -- a __pairs that fails offers nothing
       end
       add_fields(base)
       local mt = getmetatable(base)

@@ -19,7 +19,7 @@ public final class History {
     /// A history keeping at most `limit` steps.
     public init(limit: Int = 100) {
         self.limit = max(0, limit)
-        undoStack = HistoryRing(capacity: max(0, limit))
+        undoStack = HistoryRing(capacity: self.limit)
     }
 
     /// Whether there is a step to undo.

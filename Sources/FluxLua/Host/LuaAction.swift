@@ -58,10 +58,7 @@ extension LuaValueDecoder {
                 throw refuse("invalid number: \(LuaValue.render(number)) cannot be logged")
             }
         case .string:
-            let valid = stack.withBytes(at: index) { bytes in
-                String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
-            }
-            if valid == false { throw refuse("invalid string: not UTF-8") }
+            _ = try String.decode(from: stack, at: index, path: { path }) // throws for bytes that are not UTF-8
         case .table:
             guard let pointer = lua_topointer(stack.state, index) else { return }
             guard !open.contains(pointer) else { throw refuse("invalid table: it contains itself (a cycle)") }

@@ -14,6 +14,17 @@ enum FluxshProcess {
         return folder.appendingPathComponent("fluxsh").path
     }
 
+    /// This process's environment for a `fluxsh` run: no `LUA_INIT`, history in a temporary folder
+    /// (not the user's), and `extra` on top.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = NSTemporaryDirectory()
+        environment.removeValue(forKey: "LUA_INIT")
+        environment.removeValue(forKey: "LUA_INIT_5_4")
+        environment.merge(extra) { _, new in new }
+        return environment
+    }
+
     struct Result {
         var status: Int32
         var output: String
@@ -28,12 +39,7 @@ enum FluxshProcess {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_STATE_HOME"] = NSTemporaryDirectory()
-        environment.removeValue(forKey: "LUA_INIT")
-        environment.removeValue(forKey: "LUA_INIT_5_4")
-        environment.merge(extra) { _, new in new }
-        process.environment = environment
+        process.environment = environment(extra)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout

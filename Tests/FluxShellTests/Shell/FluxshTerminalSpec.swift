@@ -55,13 +55,7 @@ private final class Terminal: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         // -q: no banner; -f: flush at once; -e: its exit status is the shell's; the log goes nowhere.
         process.arguments = ["-qfec", FluxshProcess.path + " --no-color", "/dev/null"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_STATE_HOME"] = state
-        environment["TERM"] = "xterm"
-        environment["COLUMNS"] = "100"
-        environment.removeValue(forKey: "LUA_INIT")
-        environment.removeValue(forKey: "LUA_INIT_5_4")
-        process.environment = environment
+        process.environment = FluxshProcess.environment(["XDG_STATE_HOME": state, "TERM": "xterm", "COLUMNS": "100"])
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
