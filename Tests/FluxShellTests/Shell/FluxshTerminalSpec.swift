@@ -54,11 +54,12 @@ private final class Terminal: @unchecked Sendable {
     init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         // -q: no banner; -f: flush at once; -e: its exit status is fluxsh's; the log goes nowhere. `script`
-        // starts the command through a shell; `exec` takes that shell away, so Ctrl-C reaches fluxsh alone
+        // starts the command through $SHELL; `exec` takes that shell away, so Ctrl-C reaches fluxsh alone
         // (dash, waiting for its child, would otherwise exit 130 on it).
         let command = "exec '" + FluxshProcess.path.replacingOccurrences(of: "'", with: #"'\''"#) + "' --no-color"
         process.arguments = ["-qfec", command, "/dev/null"]
-        process.environment = FluxshProcess.environment(["XDG_STATE_HOME": state, "TERM": "xterm", "COLUMNS": "100"])
+        // SHELL: the shell script runs the command with; the user's may be anything, even /bin/false.
+        process.environment = FluxshProcess.environment(["XDG_STATE_HOME": state, "TERM": "xterm", "COLUMNS": "100", "SHELL": "/bin/sh"])
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
