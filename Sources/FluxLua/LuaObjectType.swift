@@ -35,12 +35,15 @@ public struct LuaObjectType<Object: AnyObject> {
     /// The metatable's name in the registry (`luaL_newmetatable`), also shown by `tostring`
     /// ("flux.Subscription: 0x…") unless `__tostring` is given.
     public let name: String
+    /// `name` as a C string, made once: converting it on every push or check would allocate.
+    let cName: ContiguousArray<CChar>
     private var methods: [(name: String, body: LuaFunction)] = []
     private var metamethods: [(event: LuaMetamethod, body: LuaFunction)] = []
 
     /// A type with no methods yet, registered under `name`, which must be unique to `Object`.
     public init(_ name: String) {
         self.name = name
+        cName = name.utf8CString
     }
 
     /// Adds `object:name(…)`: `body` gets the object and finds the other arguments at 2….
@@ -57,8 +60,9 @@ public struct LuaObjectType<Object: AnyObject> {
     /// `body` as a Lua function whose first argument must hold an `Object`.
     private func bind(_ body: @escaping (LuaStack, Object) throws -> Int32, function: String) -> LuaFunction {
         let name = name
+        let cName = cName
         return { lua in
-            guard let object = lua.object(at: 1, as: Object.self, named: name) else {
+            guard let object = lua.object(at: 1, as: Object.self, named: cName) else {
                 throw LuaArgumentError(1, function: function, "\(name) expected, got \(lua.type(at: 1).name)")
             }
             return try body(lua, object)
@@ -110,22 +114,22 @@ extension LuaStack {
     /// [..] -> [.., userdata]. A userdata holding `object` (strongly, until Lua collects it).
     public func push<Object>(_ object: Object, as type: LuaObjectType<Object>) {
         flux_newbox(state, Unmanaged.passRetained(object).toOpaque())   // [.., userdata]
-        if flux_getmetatable(state, type.name) != LUA_TTABLE {           // [.., userdata, mt?]
+        if type.cName.withUnsafeBufferPointer({ flux_getmetatable(state, $0.baseAddress) }) != LUA_TTABLE { // [.., userdata, mt?]
             pop()
             type.register(on: self)
-            flux_getmetatable(state, type.name)
+            _ = type.cName.withUnsafeBufferPointer { flux_getmetatable(state, $0.baseAddress) }
         }
         lua_setmetatable(state, -2)                                      // [.., userdata]
     }
 
     /// The object the userdata at `index` holds, when it is one of `type`'s.
     public func object<Object>(at index: Int32, as type: LuaObjectType<Object>) -> Object? {
-        object(at: index, as: Object.self, named: type.name)
+        object(at: index, as: Object.self, named: type.cName)
     }
 
     /// The object the userdata at `index` holds, when its metatable is the one registered as `name`.
-    func object<Object: AnyObject>(at index: Int32, as: Object.Type, named name: String) -> Object? {
-        guard name.withCString({ luaL_testudata(state, index, $0) }) != nil,  // never raises
+    func object<Object: AnyObject>(at index: Int32, as: Object.Type, named name: ContiguousArray<CChar>) -> Object? {
+        guard name.withUnsafeBufferPointer({ luaL_testudata(state, index, $0.baseAddress) }) != nil, // never raises
               let box = flux_box(state, index)                                // nil once collected
         else { return nil }
         return Unmanaged<Object>.fromOpaque(box).takeUnretainedValue()

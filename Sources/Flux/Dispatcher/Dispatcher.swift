@@ -50,10 +50,18 @@ public final class Dispatcher {
         }
     }
 
-    private struct OpenGroup {
+    // A class: the hot path only asks whether a group is open, and an optional reference answers that
+    // without copying the group.
+    private final class OpenGroup {
         let id: Int
         let label: String
         var entry: HistoryEntry
+
+        init(id: Int, label: String) {
+            self.id = id
+            self.label = label
+            entry = HistoryEntry(label: label)
+        }
     }
 
     // One thread, and no access spans a call out: the dynamic exclusivity checks are left out.
@@ -152,7 +160,7 @@ public final class Dispatcher {
             followUps.append(action)
         case .idle:
             try perform(action)
-            drainFollowUps()
+            if !followUps.isEmpty { drainFollowUps() }
         }
     }
 
@@ -287,7 +295,7 @@ public final class Dispatcher {
     /// stay (and still undo as one step); the error is rethrown.
     public func group<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
         guard openGroup == nil else { return try body() }
-        openGroup = OpenGroup(id: nextGroupID, label: label, entry: HistoryEntry(label: label))
+        openGroup = OpenGroup(id: nextGroupID, label: label)
         nextGroupID += 1
         defer {
             if let group = openGroup, !group.entry.isEmpty { history.record(group.entry) }
@@ -297,13 +305,12 @@ public final class Dispatcher {
     }
 
     private func remember(_ entry: HistoryEntry) {
-        // Tested before it is copied: copying an open group retains its label and states.
-        if openGroup == nil {
+        guard let openGroup else {
             history.record(entry)
             return
         }
         // The group keeps each store's state from before its first action.
-        openGroup!.entry.merge(entry)
+        openGroup.entry.merge(entry)
     }
 
     /// Reverts the last step: every store it touched returns to its state before, and is published.
@@ -332,7 +339,7 @@ public final class Dispatcher {
         entry.forEachTarget { $0.publish() }
         for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
         phase = .idle
-        drainFollowUps()
+        if !followUps.isEmpty { drainFollowUps() }
         return true
     }
 }

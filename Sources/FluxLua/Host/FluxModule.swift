@@ -409,6 +409,7 @@ extension FluxHost {
 
     private func defineStateProxy() {
         let wrap: (LuaStack) throws -> Void = { [unowned self] in try wrapReadOnly($0) } // made once, not per read
+        let reader = StateFieldEncoder(wanted: .position(0), stack: activeStack, wrap: wrap)
         stateProxyType.metamethod(.index) { lua, proxy in
             let wanted: StateFieldEncoder.Wanted
             switch lua.type(at: 2) {
@@ -420,9 +421,7 @@ extension FluxHost {
                 lua.pushNil()
                 return 1
             }
-            let encoder = StateFieldEncoder(wanted: wanted, stack: lua, wrap: wrap)
-            try proxy.state.encode(to: encoder)
-            if !encoder.found { lua.pushNil() }
+            try reader.read(wanted, of: proxy.state, onto: lua)
             return 1
         }
         stateProxyType.metamethod(.newIndex) { lua, proxy in

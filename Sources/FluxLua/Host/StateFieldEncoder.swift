@@ -6,7 +6,7 @@ import CLua
 /// every field but the wanted one is skipped, so reading one field of a large state costs one field.
 ///
 /// A class, so that handing it to `encode(to:)` as `any Encoder` needs no existential box, and the
-/// containers share it without another allocation.
+/// containers share it without another allocation; ``read(_:of:onto:)`` reuses it from read to read.
 final class StateFieldEncoder: Encoder {
     /// The field wanted: a key for keyed states, a 1-based position for array states.
     enum Wanted {
@@ -14,16 +14,33 @@ final class StateFieldEncoder: Encoder {
         case position(Int)
     }
 
-    let wanted: Wanted
-    let stack: LuaStack
+    private(set) var wanted: Wanted
+    private(set) var stack: LuaStack
     /// Whether the field was found and pushed.
-    var found = false
+    private(set) var found = false
+    private var isReading = false
     let wrap: (LuaStack) throws -> Void
 
     init(wanted: Wanted, stack: LuaStack, wrap: @escaping (LuaStack) throws -> Void) {
         self.wanted = wanted
         self.stack = stack
         self.wrap = wrap
+    }
+
+    /// [..] -> [.., value]. Pushes the field `wanted` of `state`, or nil when it has none.
+    ///
+    /// Uses this encoder unless it is in the middle of a read already (then a new one).
+    func read(_ wanted: Wanted, of state: any Encodable, onto stack: LuaStack) throws {
+        guard !isReading else {
+            return try StateFieldEncoder(wanted: wanted, stack: stack, wrap: wrap).read(wanted, of: state, onto: stack)
+        }
+        isReading = true
+        defer { isReading = false }
+        self.wanted = wanted
+        self.stack = stack
+        found = false
+        try state.encode(to: self)
+        if !found { stack.pushNil() }
     }
 
     var codingPath: [any CodingKey] { [] }
