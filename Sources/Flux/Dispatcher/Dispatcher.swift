@@ -217,19 +217,27 @@ public final class Dispatcher {
             throw error
         }
 
+        // `touched` keeps only the targets whose state changed, in order, to publish them: the undo
+        // entry is then handed to the history without a copy.
         var entry = HistoryEntry(label: name)
-        for registration in touched {
-            if let before = registration.target.commit() { entry.append(registration.target, before) }
+        var changed = 0
+        for index in touched.indices {
+            let registration = touched[index]
+            guard let before = registration.target.commit() else { continue }
+            entry.append(registration.target, before)
+            touched[changed] = registration
+            changed += 1
         }
-        touched.removeAll(keepingCapacity: true)
-        if !entry.isEmpty { remember(entry) }
+        touched.removeLast(touched.count - changed)
+        if changed > 0 { remember(entry) }
 
         phase = .notifying
-        entry.forEachTarget { $0.publish() }
+        for registration in touched { registration.target.publish() }
         if !middleware.isEmpty {
-            let names = entry.storeNames
+            let names = touched.map(\.target.name)
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
+        touched.removeAll(keepingCapacity: true)
         phase = .idle
     }
 
@@ -304,7 +312,7 @@ public final class Dispatcher {
         return try body()
     }
 
-    private func remember(_ entry: HistoryEntry) {
+    private func remember(_ entry: consuming HistoryEntry) {
         guard let openGroup else {
             history.record(entry)
             return

@@ -37,7 +37,7 @@ public final class History {
         redoStack.removeAll()
     }
 
-    func record(_ entry: HistoryEntry) {
+    func record(_ entry: consuming HistoryEntry) {
         guard limit > 0 else { return }
         undoStack.append(entry)
         if !redoStack.isEmpty { redoStack.removeAll() }

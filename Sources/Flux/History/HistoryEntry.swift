@@ -22,13 +22,6 @@ public struct HistoryEntry {
     /// Whether the step changes nothing.
     var isEmpty: Bool { first == nil }
 
-    /// The names of the stores this step changes.
-    public var storeNames: [String] {
-        var names: [String] = []
-        forEachTarget { names.append($0.name) }
-        return names
-    }
-
     mutating func append(_ target: any DispatchTarget, _ snapshot: Any) {
         if first == nil { first = Change(target: target, snapshot: snapshot) } else { rest.append(Change(target: target, snapshot: snapshot)) }
     }

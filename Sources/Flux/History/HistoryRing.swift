@@ -17,7 +17,7 @@ struct HistoryRing {
     var isEmpty: Bool { count == 0 }
 
     /// Adds `entry` as the newest step, dropping the oldest one when full.
-    mutating func append(_ entry: HistoryEntry) {
+    mutating func append(_ entry: consuming HistoryEntry) {
         guard capacity > 0 else { return }
         if count < capacity {
             if slots.count < capacity { slots.append(nil) } // grows up to capacity, then never again

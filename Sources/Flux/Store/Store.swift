@@ -95,13 +95,22 @@ open class Store<State: Encodable>: StoreProtocol {
         self.published = state
         self.checkpoint = state
         self.dispatcher = dispatcher
-        // `==` called directly, not through a closure taking two states: that would copy both.
+        // `==` called directly, not through a closure taking two states: that would copy both; and on
+        // the stored states in place, since reading them as values copies them too.
         self.hotPath = HotPath(
             handle: { [unowned(unsafe) self] in try self.apply($0) },
-            publish: { [unowned(unsafe) self] in if self.published != self.current { self.send() } },
-            commit: { [unowned(unsafe) self] in self.checkpoint == self.current ? nil : self.checkpoint }
+            publish: { [unowned(unsafe) self] in if !self.current(equals: &self.published) { self.send() } },
+            commit: { [unowned(unsafe) self] in self.current(equals: &self.checkpoint) ? nil : self.checkpoint }
         )
         self.registration = dispatcher.register(self)
+    }
+
+    /// Whether the state now equals `other` (one of the stored states), compared where both are stored.
+    @inlinable
+    final func current(equals other: inout State) -> Bool where State: Equatable {
+        withUnsafeMutablePointer(to: &current) { current in
+            withUnsafeMutablePointer(to: &other) { $0.pointee == current.pointee }
+        }
     }
 
     // MARK: Handlers
