@@ -32,12 +32,13 @@ public final class FluxHost {
 
     /// The stack of the Lua thread running now: a coroutine's while a Swift function it called runs.
     @exclusivity(unchecked) var activeStack: LuaStack
-    var resolver: ActionResolver!
-    var deepcopy: LuaRef!
-    var readonly: LuaRef!
-    var invoke: LuaRef!
-    var stateProxyType = LuaObjectType<StateProxy>("flux.state")
-    var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
+    // Read on every dispatch, set up once; one thread, and no access spans a call out.
+    @exclusivity(unchecked) var resolver: ActionResolver!
+    @exclusivity(unchecked) var deepcopy: LuaRef!
+    @exclusivity(unchecked) var readonly: LuaRef!
+    @exclusivity(unchecked) var invoke: LuaRef!
+    @exclusivity(unchecked) var stateProxyType = LuaObjectType<StateProxy>("flux.state")
+    @exclusivity(unchecked) var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
     /// Every subscription made by `flux.subscribe` and `flux.watch` and not cancelled yet.
     var subscriptions: [ObjectIdentifier: LuaSubscription] = [:]
     /// The number the next subscription gets: `flux.subscriptions()` lists them in the order they were made.

@@ -239,9 +239,10 @@ extension FluxHost {
             }
         } else {
             let name = store.name
+            let proxyType = stateProxyType // held by the closure: reading the property copies it
             subscription.subscription = store.subscribeEncodable { [unowned self] state in
                 let lua = activeStack
-                lua.push(StateProxy(state: state, storeName: name), as: stateProxyType)
+                lua.push(StateProxy(state: state, storeName: name), as: proxyType)
                 try? deliver(lua)
             }
         }
