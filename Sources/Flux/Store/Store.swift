@@ -99,15 +99,15 @@ open class Store<State: Encodable>: StoreProtocol {
         // the stored states in place, since reading them as values copies them too.
         self.hotPath = HotPath(
             handle: { [unowned(unsafe) self] in try self.apply($0) },
-            publish: { [unowned(unsafe) self] in if !self.current(equals: &self.published) { self.send() } },
-            commit: { [unowned(unsafe) self] in self.current(equals: &self.checkpoint) ? nil : self.checkpoint }
+            publish: { [unowned(unsafe) self] in if !self.currentEquals(&self.published) { self.send() } },
+            commit: { [unowned(unsafe) self] in self.currentEquals(&self.checkpoint) ? nil : self.checkpoint }
         )
         self.registration = dispatcher.register(self)
     }
 
     /// Whether the state now equals `other` (one of the stored states), compared where both are stored.
     @inlinable
-    final func current(equals other: inout State) -> Bool where State: Equatable {
+    final func currentEquals(_ other: inout State) -> Bool where State: Equatable {
         withUnsafeMutablePointer(to: &current) { current in
             withUnsafeMutablePointer(to: &other) { $0.pointee == current.pointee }
         }
