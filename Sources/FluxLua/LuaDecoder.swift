@@ -21,6 +21,13 @@ public struct LuaDecoder {
     public var userInfo: [CodingUserInfoKey: Any] = [:]
     /// How deeply tables may nest.
     public var maximumDepth = 200
+    /// Whether a table decoded into a keyed type may hold only the keys that type reads: a misspelt
+    /// field is then an error naming it (`field 'filtr': unknown field (fields: filter)`)
+    /// instead of being ignored. Types that list the keys themselves (`allKeys`) are not checked.
+    public var rejectsUnknownKeys = false
+    /// Keys any table may hold besides its type's fields when ``rejectsUnknownKeys`` is set (such as
+    /// the `type` of `flux.dispatch{type = …}`).
+    public var allowedExtraKeys: Set<String> = []
 
     /// A decoder with the default options.
     public init() {}
@@ -54,6 +61,10 @@ final class LuaValueDecoder: Decoder {
     let depth: Int
     /// The table this decoder opened a container on.
     private(set) var table: UnsafeRawPointer?
+    /// The keys the keyed containers on this value read, when unknown keys are rejected.
+    var readKeys: Set<String>?
+    /// Whether a keyed container listed the table's keys itself: it knows what it accepts.
+    var listedKeys = false
 
     init(stack: LuaStack, options: LuaDecoder, index: Int32, codingPath: [any CodingKey], parent: LuaValueDecoder?) {
         self.stack = stack
@@ -68,6 +79,7 @@ final class LuaValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try openTable(expected: "a table", type: [String: Any].self)
+        if options.rejectsUnknownKeys, readKeys == nil { readKeys = options.allowedExtraKeys }
         return KeyedDecodingContainer(LuaKeyedDecodingContainer<Key>(decoder: self))
     }
 
@@ -115,7 +127,30 @@ final class LuaValueDecoder: Decoder {
         if let direct = T.self as? any LuaDirectDecodable.Type { // one conformance lookup for all special cases
             return try direct.decode(at: index, path: path, parent: parent, stack: stack, options: options) as! T
         }
-        return try T(from: LuaValueDecoder(stack: stack, options: options, index: index, codingPath: path(), parent: parent))
+        // Nested containers leave their values on the stack until the value is decoded: drop them
+        // here, or a caller iterating a table with `next` finds its key buried.
+        let top = stack.top
+        defer { stack.top = top }
+        let decoder = LuaValueDecoder(stack: stack, options: options, index: index, codingPath: path(), parent: parent)
+        let value = try T(from: decoder)
+        if let read = decoder.readKeys, !decoder.listedKeys { try decoder.rejectKeys(notIn: read) }
+        return value
+    }
+
+    /// Throws for the first key of the table (in sorted order) that is not in `known`.
+    func rejectKeys(notIn known: Set<String>) throws {
+        var unknown: [(name: String, key: LuaCodingKey)] = []
+        stack.forEachPair(in: index) {          // [.., key, value]
+            if stack.type(at: -2) == .string, let name = stack.string(at: -2) {
+                if !known.contains(name) { unknown.append((name, LuaCodingKey(stringValue: name))) }
+            } else if stack.isInteger(at: -2), let position = stack.integer(at: -2), !known.contains(String(position)) {
+                unknown.append((String(position), LuaCodingKey(index: Int(position) - 1))) // shown as [position]
+            }
+        }
+        guard let first = unknown.min(by: { $0.name < $1.name }) else { return }
+        let fields = known.subtracting(options.allowedExtraKeys).sorted().joined(separator: ", ")
+        throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [first.key],
+            debugDescription: "unknown field (fields: \(fields.isEmpty ? "none" : fields))"))
     }
 
     /// [..] -> [..]. Calls `body` with the index of the value pushed by `push`, then pops it.
@@ -176,6 +211,7 @@ struct LuaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     /// The string keys of the table, and its integer keys as text.
     var allKeys: [Key] {
+        decoder.listedKeys = true
         var keys: [Key] = []
         stack.forEachPair(in: decoder.index) {
             if stack.type(at: -2) == .string, let name = stack.string(at: -2) {
@@ -189,6 +225,7 @@ struct LuaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     /// [..] -> [.., t[key]]: the string key, or the integer key when the string is absent.
     private func push(_ key: Key) {
+        decoder.readKeys?.insert(key.stringValue)
         if stack.rawGet(key.stringValue, from: decoder.index) == .nil, let index = key.intValue {
             stack.pop()
             stack.rawGet(index, from: decoder.index)
@@ -277,6 +314,7 @@ struct LuaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func superDecoder() throws -> any Decoder {
         let key = LuaCodingKey.super
+        decoder.readKeys?.insert(key.stringValue)
         stack.rawGet(key.stringValue, from: decoder.index)
         return LuaValueDecoder(stack: stack, options: decoder.options, index: stack.top,
                                codingPath: codingPath + [key], parent: decoder)

@@ -131,6 +131,46 @@ extension FluxLuaTests {
             #expect(text.components(separatedBy: ".next").count - 1 == 200)
         }
 
+        @Test("with rejectsUnknownKeys, a key no field reads is an error naming it and the fields; without, it is ignored")
+        func unknownKeys() throws {
+            struct Shape: Decodable { var name: String; var size: Int?; var filters: [Filter]? }
+            enum Mark: Decodable { case cross(size: Int), nought }
+            let vm = LuaVM()
+            func decode<T: Decodable>(_ type: T.Type, _ source: String, strict: Bool = true) throws -> T {
+                try vm.stack.load("return " + source, chunkName: "test")
+                try vm.stack.pcall(arguments: 0, results: 1)
+                defer { vm.stack.pop() }
+                var decoder = LuaDecoder()
+                decoder.rejectsUnknownKeys = strict
+                decoder.allowedExtraKeys = ["type"]
+                return try decoder.decode(type, from: vm.stack, at: -1, root: "shape")
+            }
+            func message(_ source: String) -> String? {
+                #expect(throws: DecodingError.self) { try decode(Shape.self, source) }?.fieldMessage
+            }
+            #expect(try decode(Shape.self, "{name = 'a', sise = 3}", strict: false).size == nil)
+            #expect(message("{name = 'a', sise = 3}") == "field 'shape.sise': unknown field (fields: filters, name, size)")
+            #expect(message("{name = 'a', zeta = 1, beta = 2}") == "field 'shape.beta': unknown field (fields: filters, name, size)")
+            #expect(message("{name = 'a', 'b'}") == "field 'shape[1]': unknown field (fields: filters, name, size)")
+            #expect(message("{name = 'a', filters = {{name = 'f', enabled = true, on = 1}}}")
+                == "field 'shape.filters[1].on': unknown field (fields: enabled, name)")
+            // Allowed extras, absent optionals, dictionaries and types that list their keys pass.
+            #expect(try decode(Shape.self, "{type = 'x', name = 'a'}").name == "a")
+            #expect(try decode([String: Int].self, "{any = 1, key = 2}").count == 2)
+            #expect(try decode([String: Mark].self, "{m = {cross = {size = 2}}}").count == 1)
+            #expect(vm.stack.top == 0)
+        }
+
+        @Test("a dictionary whose values open nested containers decodes: the table walk keeps its place")
+        func nestedContainersInDictionary() throws {
+            enum Mark: Decodable, Equatable { case cross(size: Int), nought(size: Int) }
+            let vm = LuaVM()
+            let marks = try vm.run("return {a = {cross = {size = 1}}, b = {nought = {size = 2}}, c = {cross = {size = 3}}}",
+                                   as: [String: Mark].self)
+            #expect(marks == ["a": .cross(size: 1), "b": .nought(size: 2), "c": .cross(size: 3)])
+            #expect(vm.stack.top == 0)
+        }
+
         @Test("a wrong top-level value is reported without a path when no root is given")
         func topLevel() throws {
             #expect(try message([Int].self, from: "'text'", root: nil) == "expected an array, got string")

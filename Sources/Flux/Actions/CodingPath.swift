@@ -71,9 +71,11 @@ extension DecodingError {
         return where_.isEmpty ? detail : "field '\(where_)': \(detail)"
     }
 
-    /// Our decoders phrase their descriptions as "expected …"; anything else is replaced by `fallback`.
+    /// Our decoders phrase their descriptions as "expected …" ("invalid …", "unknown …" for corrupt
+    /// data); anything else is replaced by `fallback`.
     private static func detail(_ context: Context, fallback: String, onlyOwn: Bool = false) -> String {
         let text = context.debugDescription
-        return text.hasPrefix("expected ") || (!onlyOwn && text.hasPrefix("invalid ")) ? text : fallback
+        let own = text.hasPrefix("invalid ") || text.hasPrefix("unknown ")
+        return text.hasPrefix("expected ") || (!onlyOwn && own) ? text : fallback
     }
 }

@@ -58,10 +58,17 @@ final class ActionResolver {
     /// The action `id` decoded from the payload table at `index`.
     func action(_ id: Int, payloadAt index: Int32, on lua: LuaStack) throws -> any Action {
         var decoder = LuaDecoder()
+        decoder.rejectsUnknownKeys = true     // a misspelt field is an error, not a silent default
+        decoder.allowedExtraKeys = ["type"]   // flux.dispatch{type = name, …}
         for (key, value) in DecodedAction.userInfo(registry: dispatcher.registry, name: entries[id].name) {
             decoder.userInfo[key] = value
         }
-        return try decoder.decode(DecodedAction.self, from: lua, at: index).action
+        do {
+            return try decoder.decode(DecodedAction.self, from: lua, at: index).action
+        } catch let error as DecodingError {
+            // Raised past the registry's own decoding: a key the action did not read.
+            throw ActionError.invalidPayload(action: entries[id].name, message: error.fieldMessage)
+        }
     }
 
     /// Forgets the decoded payload-less actions: the registry changed what a name builds.

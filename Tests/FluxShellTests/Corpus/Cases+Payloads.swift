@@ -44,6 +44,13 @@ extension Corpus {
         lua(.payloads, "flux.dispatch('annotationFilter.toggleFilter', {filters = {'issues.status'}})", "annotationFilter.toggleFilter: field 'filter'"),
         lua(.payloads, "flux.dispatch{type = 'ticTacToe.placeToken', payload = {index = 4}}", "ticTacToe.placeToken: field 'index'"),
 
+        // Extra and misspelt fields beside the right ones: refused, naming the field and the real ones.
+        lua(.payloads, "flux.dispatch('ticTacToe.placeToken', {index = 0, extra = true})", "ticTacToe.placeToken: field 'extra': unknown field (fields: index)"),
+        lua(.payloads, "flux.dispatch('ticTacToe.placeToken', {index = 0, [1] = 0})", "ticTacToe.placeToken: field '[1]': unknown field (fields: index)"),
+        lua(.payloads, "flux.dispatch{type = 'ticTacToe.placeToken', index = 0, player = 'O'}", "ticTacToe.placeToken: field 'player': unknown field (fields: index)"),
+        lua(.payloads, "flux.dispatch('issues.create', {title = 'Crack', assigne = 'me'})", "issues.create: field 'assigne': unknown field (fields: assignee, title)"),
+        lua(.payloads, "flux.dispatch('probe.tag', {tags = {'a'}, tag = 'b'})", "probe.tag: field 'tag': unknown field (fields: tags)"),
+
         // Well-formed payloads the store refuses.
         lua(.payloads, "flux.dispatch('ticTacToe.placeToken', {index = 9})", "cell 9 is not on the board"),
         lua(.payloads, "flux.dispatch('ticTacToe.placeToken', {index = -1})", "cell -1 is not on the board"),
