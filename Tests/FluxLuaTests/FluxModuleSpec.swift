@@ -265,6 +265,38 @@ struct FluxModuleSpec {
                 [.integer(0), .boolean(true), .integer(1)])
     }
 
+    @Test("a Lua store's handler changes a copy: shared tables stay shared, cycles stay cycles, the published state is untouched")
+    func handlerCopy() throws {
+        try world.run(#"""
+        local shared = {n = 1}
+        local initial = {a = shared, b = shared, list = {1, 2, 3}, name = "x"}
+        initial.self = initial
+        flux.store{
+          name = "copies",
+          state = initial,
+          on = {
+            ["copies.touch"] = function(state)
+              assert(state.a == state.b, "shared table copied twice")
+              assert(state.self == state, "cycle lost")
+              assert(state.a ~= shared, "not a copy")
+              state.a.n = state.a.n + 1
+              table.insert(state.list, 4)
+              return state
+            end,
+          },
+        }
+        kept = flux.state("copies")
+        shared.n = 100 -- the store copied its initial state: changing the script's table changes nothing
+        flux.dispatch("copies.touch")
+        """#)
+        #expect(try world.run("return kept.a.n, #kept.list, flux.state('copies').a.n, flux.state('copies').b.n, #flux.state('copies').list, flux.state('copies').name")
+                == [.integer(1), .integer(3), .integer(2), .integer(2), .integer(4), .string("x")])
+        #expect(world.error("local t = {} for i = 1, 1001 do t = {t} end flux.store{name = 'deep', state = t}")
+                .contains("table nested deeper than 1000 levels"))
+        #expect(try world.run("local t = {} for i = 1, 999 do t = {t} end flux.store{name = 'deep', state = t} return #flux.stores()")
+                == [.integer(3)])
+    }
+
     @Test("in a handler, after wait_for, flux.state reads the state the awaited store just made, Swift or Lua")
     func waitForReadsNewState() throws {
         try world.run(#"""

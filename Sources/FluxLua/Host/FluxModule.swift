@@ -1,3 +1,4 @@
+import CLua
 import Flux
 import FluxTable
 
@@ -135,7 +136,8 @@ extension FluxHost {
     private func loadPrelude(on lua: LuaStack) {
         do {
             try lua.load(FluxPrelude.source, chunkName: "=flux")
-            try lua.pcall(arguments: 0, results: 3) // [deepcopy, readonly, invoke]
+            flux_pushdeepcopy(lua.state)
+            try lua.pcall(arguments: 1, results: 3) // [deepcopy, readonly, invoke]
             deepcopy = lua.ref(at: -3)
             readonly = lua.ref(at: -2)
             invoke = lua.ref(at: -1)

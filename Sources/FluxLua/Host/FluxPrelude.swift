@@ -1,5 +1,6 @@
-/// The part of the `flux` module written in Lua: read-only views of state tables, deep copies, and the
-/// call of a Lua store's handler on a copy of its state.
+/// The part of the `flux` module written in Lua: read-only views of state tables, and the call of a Lua
+/// store's handler on a copy of its state (the copy made by the C shim's `flux_deepcopy`, the chunk's
+/// argument).
 ///
 /// Lua store states are plain tables that are never changed once published (handlers get a deep
 /// copy), so a read-only view over one never changes under a script that keeps it. Views are cached
@@ -7,20 +8,7 @@
 enum FluxPrelude {
     static let source = #"""
     local setmetatable, rawget, next, type, error, tostring = setmetatable, rawget, next, type, error, tostring
-
-    local function deepcopy(value, seen)
-      if type(value) ~= "table" then return value end
-      seen = seen or {}
-      local copy = seen[value]
-      if copy then return copy end
-      copy = {}
-      seen[value] = copy
-      for k, v in next, value do
-        if type(v) == "table" then v = deepcopy(v, seen) end
-        copy[k] = v
-      end
-      return copy
-    end
+    local deepcopy = ...
 
     -- views[table] is its view; targets[view] the table behind it. Both weak: a view lives as long as
     -- a script keeps it, and all views share one metatable, so a view costs one table, no closures.
