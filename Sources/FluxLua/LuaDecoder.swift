@@ -130,7 +130,7 @@ final class LuaValueDecoder: Decoder {
         // Nested containers leave their values on the stack until the value is decoded: drop them
         // here, or a caller iterating a table with `next` finds its key buried.
         let top = stack.top
-        defer { stack.top = top }
+        defer { if stack.top != top { stack.top = top } }
         let decoder = LuaValueDecoder(stack: stack, options: options, index: index, codingPath: path(), parent: parent)
         let value = try T(from: decoder)
         if let read = decoder.readKeys, !decoder.listedKeys { try decoder.rejectKeys(notIn: read) }
