@@ -270,12 +270,13 @@ static inline void flux_pushswiftfunction(lua_State *L, void *box) {
 /* How deeply nested a table flux_deepcopy copies: deeper is an error, not a C stack overflow. */
 #define FLUX_COPY_MAX_DEPTH 1000
 
-/* One deep copy's state: the stack index of the table of copies made so far (0 when no table nests),
- * and the nesting depth now. */
+/* One deep copy's state: the stack index of the table of copies made so far (0 while no table has
+ * nested), and the nesting depth now. */
 typedef struct { int seen; int depth; } FluxCopy;
 
-/* [..] -> [.., copy]. Copies the table at absolute index `src`; a table met twice is copied once, so
- * shared tables stay shared and cycles end. Values and keys that are not tables are kept as they are. */
+/* [..] -> [.., copy] (or [.., seen, copy] at the top). Copies the table at absolute index `src`:
+ * values that are tables are copied, keys are kept. A table met twice is copied once, so shared tables
+ * stay shared and cycles end; the table of copies that takes is made only when a table nests. */
 static void flux_copytable(lua_State *L, int src, FluxCopy *c) {
     if (c->seen != 0) {
         lua_pushvalue(L, src);
@@ -285,10 +286,19 @@ static void flux_copytable(lua_State *L, int src, FluxCopy *c) {
     if (++c->depth > FLUX_COPY_MAX_DEPTH) luaL_error(L, "table nested deeper than %d levels", FLUX_COPY_MAX_DEPTH);
     luaL_checkstack(L, 6, "table nested too deeply");
     lua_Integer count = 0;
+    int nests = 0;
     lua_pushnil(L);
-    while (lua_next(L, src) != 0) { lua_pop(L, 1); count++; }  /* sized once: no rehash while filling */
+    while (lua_next(L, src) != 0) {                     /* counted first: the copy is sized once */
+        nests |= lua_type(L, -1) == LUA_TTABLE;
+        lua_pop(L, 1);
+        count++;
+    }
+    if (nests && c->seen == 0) {                        /* only at the top: deeper levels come after */
+        lua_newtable(L);
+        c->seen = lua_gettop(L);
+    }
     lua_Integer sequence = (lua_Integer)lua_rawlen(L, src);
-    lua_createtable(L, (int)sequence, (int)(count - sequence > 0 ? count - sequence : 0));
+    lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
     int copy = lua_gettop(L);
     if (c->seen != 0) {
         lua_pushvalue(L, src);
@@ -297,7 +307,7 @@ static void flux_copytable(lua_State *L, int src, FluxCopy *c) {
     }
     lua_pushnil(L);
     while (lua_next(L, src) != 0) {                     /* [.., copy, key, value] */
-        if (lua_type(L, -1) == LUA_TTABLE) {            /* c->seen is set: flux_deepcopy saw a nested table */
+        if (lua_type(L, -1) == LUA_TTABLE) {
             flux_copytable(L, lua_gettop(L), c);        /* [.., copy, key, value, valuecopy] */
             lua_replace(L, -2);                         /* [.., copy, key, valuecopy] */
         }
@@ -311,20 +321,10 @@ static void flux_copytable(lua_State *L, int src, FluxCopy *c) {
 /* deepcopy(value) -> a copy of `value` whose tables are all new (metatables are not copied). */
 static int flux_deepcopy(lua_State *L) {
     lua_settop(L, 1);
-    if (lua_type(L, 1) != LUA_TTABLE) return 1;
-    FluxCopy c = {0, 0};
-    lua_pushnil(L);                                     /* a table of copies only if tables nest */
-    while (lua_next(L, 1) != 0) {
-        int nested = lua_type(L, -1) == LUA_TTABLE;
-        lua_pop(L, 1);
-        if (nested) {
-            lua_pop(L, 1);
-            lua_newtable(L);                            /* [value, seen] */
-            c.seen = 2;
-            break;
-        }
+    if (lua_type(L, 1) == LUA_TTABLE) {
+        FluxCopy c = {0, 0};
+        flux_copytable(L, 1, &c);
     }
-    flux_copytable(L, 1, &c);
     return 1;
 }
 
