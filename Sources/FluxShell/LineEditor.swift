@@ -250,7 +250,12 @@ private enum Readline {
 
     /// One-time settings, before readline first initializes (which reads `~/.inputrc`).
     static func configure(input: Int32) {
-        if input != STDIN_FILENO { instream = fdopen(dup(input), "r") }
+        // The last editor made reads; the stream of an earlier one over another descriptor is closed.
+        if let previous = instream {
+            fluxrl_set_instream(fluxrl_stdin())
+            fclose(previous)
+        }
+        instream = input == STDIN_FILENO ? nil : fdopen(dup(input), "r")
         guard !configured else { return }
         configured = true
         fluxrl_set_readline_name(name)
