@@ -1,4 +1,4 @@
-import Flux
+@testable import Flux
 import FluxFeatures
 import Testing
 
@@ -254,5 +254,33 @@ final class OpenIssueLimit: Store<Int> {
             count = source.state.issues(.open).count
             if count > limit { throw TooMany(limit: limit) }
         }
+    }
+}
+
+/// The list registered before the stores it derives from: the dispatcher hands every action to it first,
+/// so only its `waitFor` brings the new issues and filters in before it recomputes.
+@Suite("Visible issues store, registered before its sources")
+struct VisibleIssuesOrderSpec {
+    @Test("creating an issue or changing the filter → the list shows it in the same dispatch, as when registered last")
+    func derivedRegisteredFirst() throws {
+        let dispatcher = Dispatcher()
+        let filters = AnnotationFilterStore(dispatcher: dispatcher)
+        let issues = IssueStore(dispatcher: dispatcher, state: IssueState(currentUser: "ana"))
+        let visible = VisibleIssuesStore(dispatcher: dispatcher, issues: issues, filters: filters)
+        // Register the sources again, so that they come after the list in the dispatcher's order.
+        try dispatcher.unregister(issues.token)
+        issues.registration = dispatcher.register(issues)
+        try dispatcher.unregister(filters.token)
+        filters.registration = dispatcher.register(filters)
+        #expect(dispatcher.stores.map(\.name) == [VisibleIssuesStore.storeName, IssueStore.storeName, AnnotationFilterStore.storeName])
+        let view = StateRecorder(visible)
+
+        try dispatcher.dispatch(IssueActions.SelectBlueprint(blueprint: "A-101"))
+        try dispatcher.dispatch(IssueActions.CreateIssue(title: "Crack in east wall", assignee: "ben"))
+        #expect(visible.state.issues.map(\.title) == ["Crack in east wall"])
+
+        try dispatcher.dispatch(AnnotationFilterActions.ToggleFilter(.issueAssignedToMe))
+        #expect(visible.state.issues.isEmpty)
+        #expect(view.changes == 3)
     }
 }
