@@ -144,7 +144,7 @@ final class LuaValueDecoder: Decoder {
             if stack.type(at: -2) == .string, let name = stack.string(at: -2) {
                 if !known.contains(name) { unknown.append((name, LuaCodingKey(stringValue: name))) }
             } else if stack.isInteger(at: -2), let position = stack.integer(at: -2), !known.contains(String(position)) {
-                unknown.append((String(position), LuaCodingKey(index: Int(position) - 1))) // shown as [position]
+                unknown.append((String(position), LuaCodingKey(index: position - 1))) // shown as [position]
             }
         }
         guard let first = unknown.min(by: { $0.name < $1.name }) else { return }

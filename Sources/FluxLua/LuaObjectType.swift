@@ -114,10 +114,11 @@ extension LuaStack {
     /// [..] -> [.., userdata]. A userdata holding `object` (strongly, until Lua collects it).
     public func push<Object>(_ object: Object, as type: LuaObjectType<Object>) {
         flux_newbox(state, Unmanaged.passRetained(object).toOpaque())   // [.., userdata]
-        if type.cName.withUnsafeBufferPointer({ flux_getmetatable(state, $0.baseAddress) }) != LUA_TTABLE { // [.., userdata, mt?]
+        let pushMetatable = { type.cName.withUnsafeBufferPointer { flux_getmetatable(self.state, $0.baseAddress) } }
+        if pushMetatable() != LUA_TTABLE {                               // [.., userdata, mt?]
             pop()
             type.register(on: self)
-            _ = type.cName.withUnsafeBufferPointer { flux_getmetatable(state, $0.baseAddress) }
+            _ = pushMetatable()
         }
         lua_setmetatable(state, -2)                                      // [.., userdata]
     }

@@ -34,7 +34,6 @@ public final class FluxHost {
     @exclusivity(unchecked) var activeStack: LuaStack
     // Read on every dispatch, set up once; one thread, and no access spans a call out.
     @exclusivity(unchecked) var resolver: ActionResolver!
-    @exclusivity(unchecked) var deepcopy: LuaRef!
     @exclusivity(unchecked) var readonly: LuaRef!
     @exclusivity(unchecked) var invoke: LuaRef!
     @exclusivity(unchecked) var stateProxyType = LuaObjectType<StateProxy>("flux.state")

@@ -25,7 +25,7 @@ extension FluxHost {
             // `wait_for`, the state the awaited store just computed, as Flux's waitFor promises.
             let handling = host.dispatcher.isDispatching
             if let store = store as? LuaStore {
-                lua.push(host.deepcopy)
+                flux_pushdeepcopy(lua.state)
                 lua.push(handling ? store.snapshot() as? LuaRef ?? store.publishedState : store.publishedState)
                 try lua.pcall(arguments: 1, results: 1)
             } else {
@@ -137,11 +137,10 @@ extension FluxHost {
         do {
             try lua.load(FluxPrelude.source, chunkName: "=flux")
             flux_pushdeepcopy(lua.state)
-            try lua.pcall(arguments: 1, results: 3) // [deepcopy, readonly, invoke]
-            deepcopy = lua.ref(at: -3)
+            try lua.pcall(arguments: 1, results: 2) // [readonly, invoke]
             readonly = lua.ref(at: -2)
             invoke = lua.ref(at: -1)
-            lua.pop(3)
+            lua.pop(2)
         } catch {
             preconditionFailure("the flux prelude does not load: \(error)")
         }
@@ -326,7 +325,7 @@ extension FluxHost {
             case let other:
                 throw LuaArgumentError(1, function: "store", "field 'state' must be a table, got \(other.name)")
             }
-            lua.push(deepcopy)
+            flux_pushdeepcopy(lua.state)
             lua.insertTop(at: -2)
             try lua.pcall(arguments: 1, results: 1)
             let state = lua.ref(at: -1)

@@ -54,6 +54,6 @@ enum FluxPrelude {
       return handler(deepcopy(state), action)
     end
 
-    return deepcopy, readonly, invoke
+    return readonly, invoke
     """#
 }
