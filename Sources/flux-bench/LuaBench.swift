@@ -61,7 +61,7 @@ extension LuaBench {
         if options.wants("lua-store") { runners.append(("lua-store", try LuaStoreDispatch(bench: bench).run)) }
         guard !runners.isEmpty else { return [:] }
         progress("\(runners.map(\.name).joined(separator: ", ")): \(options.runs) rounds of \(count) dispatches")
-        for runner in runners { _ = try runner.run(max(1, count / 10)) } // warm-up
+        if options.warmUp { for runner in runners { _ = try runner.run(max(1, count / 10)) } }
         var seconds: [String: Samples] = [:]
         for _ in 0 ..< options.runs {
             for runner in runners { seconds[runner.name, default: Samples()].add(try runner.run(count)) }

@@ -12,8 +12,11 @@ final class CallbackTarget: DispatchTarget {
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws { try callback(action) }
     func begin() {}
     func rollback() {}
-    func commit() -> Any? { nil }
+    func commit(recording: Bool) -> Int? { nil }
     func snapshot() -> Any { () }
-    func restore(_ snapshot: Any) {}
+    func travel(_ step: HistoryStep) -> Int { 0 }
+    func forgetOldestUndo() {}
+    func forgetRedo() {}
+    func forgetHistory() {}
     func publish() {}
 }

@@ -31,6 +31,14 @@ public final class Dispatcher {
     /// Told when an action queued by a subscriber fails (the action that queued it already succeeded).
     public var onFollowUpError: (any Action, any Error) -> Void = Dispatcher.writeFollowUpError
 
+    /// Told what the user should know once, such as undo steps dropped to bound the history's memory.
+    public var onNote: (String) -> Void = Dispatcher.writeNote
+
+    /// The default ``onNote``: one line on standard error.
+    public static func writeNote(_ note: String) {
+        FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+    }
+
     /// The default ``onFollowUpError``: one line on standard error.
     public static func writeFollowUpError(_ action: any Action, _ error: any Error) {
         FileHandle.standardError.write(Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
@@ -217,19 +225,26 @@ public final class Dispatcher {
             throw error
         }
 
-        // `touched` keeps only the targets whose state changed, in order, to publish them: the undo
-        // entry is then handed to the history without a copy.
+        // Each changed target keeps its state from before the action for undo, unless an open group
+        // already holds one from before its first action. `touched` keeps only the changed targets, in
+        // order, to publish them.
+        let group = openGroup
+        let recording = history.isRecording
         var entry = HistoryEntry(label: name)
         var changed = 0
         for index in touched.indices {
             let registration = touched[index]
-            guard let before = registration.target.commit() else { continue }
-            entry.append(registration.target, before)
+            let target = registration.target
+            let keeping = recording && group?.entry.contains(target) != true
+            guard let cost = target.commit(recording: keeping) else { continue }
+            if keeping {
+                if let group { group.entry.append(target, cost: cost) } else { entry.append(target, cost: cost) }
+            }
             touched[changed] = registration
             changed += 1
         }
         touched.removeLast(touched.count - changed)
-        if changed > 0 { remember(entry) }
+        if !entry.isEmpty, let note = history.record(entry) { onNote(note) }
 
         phase = .notifying
         for registration in touched { registration.target.publish() }
@@ -306,19 +321,10 @@ public final class Dispatcher {
         openGroup = OpenGroup(id: nextGroupID, label: label)
         nextGroupID += 1
         defer {
-            if let group = openGroup, !group.entry.isEmpty { history.record(group.entry) }
+            if let group = openGroup, !group.entry.isEmpty, let note = history.record(group.entry) { onNote(note) }
             openGroup = nil
         }
         return try body()
-    }
-
-    private func remember(_ entry: consuming HistoryEntry) {
-        guard let openGroup else {
-            history.record(entry)
-            return
-        }
-        // The group keeps each store's state from before its first action.
-        openGroup.entry.merge(entry)
     }
 
     /// Reverts the last step: every store it touched returns to its state before, and is published.
@@ -340,8 +346,10 @@ public final class Dispatcher {
     private func travel(_ step: HistoryStep) throws -> Bool {
         guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }
-        let reverse = entry.swapped()
-        if step == .undo { history.pushRedo(reverse) } else { history.pushUndo(reverse) }
+        let reverse = entry.travel(step)
+        var note: String?
+        if step == .undo { history.pushRedo(reverse) } else { note = history.pushUndo(reverse) }
+        if let note { onNote(note) }
 
         phase = .notifying
         entry.forEachTarget { $0.publish() }

@@ -1,4 +1,5 @@
-/// The dispatcher's undo and redo stacks, bounded so memory stays flat however many actions run.
+/// The dispatcher's undo and redo stacks, bounded by steps and by memory so memory stays flat however
+/// many actions run and however large the states.
 ///
 /// Each entry reverts every store an action touched — or every store a named group of actions touched —
 /// in one step, the way the user perceives the change. ``Dispatcher/undo()`` and ``Dispatcher/redo()``
@@ -8,17 +9,37 @@ public final class History {
     @exclusivity(unchecked) public var limit: Int {
         didSet {
             limit = max(0, limit)
+            while undoStack.count > limit { dropOldest() }
             undoStack.capacity = limit
         }
     }
 
+    /// The most bytes the undo steps may keep, as their targets count them
+    /// (``DispatchTarget/commit(recording:)``); past it the oldest steps are dropped, so a large state
+    /// never fills memory with copies of itself. The first time, a note says so.
+    @exclusivity(unchecked) public var memoryLimit: Int {
+        didSet {
+            memoryLimit = max(0, memoryLimit)
+            noted = false
+            _ = trimToMemoryLimit()
+        }
+    }
+
+    /// The default ``memoryLimit``: 256 MiB.
+    public static let defaultMemoryLimit = 256 << 20
+
+    /// What the undo steps keep now, in bytes.
+    public private(set) var cost = 0
+
     // Used from the dispatcher's one thread; no access spans a call out.
     @exclusivity(unchecked) private(set) var undoStack: HistoryRing
     @exclusivity(unchecked) private(set) var redoStack: [HistoryEntry] = []
+    private var noted = false
 
-    /// A history keeping at most `limit` steps.
-    public init(limit: Int = 100) {
+    /// A history keeping at most `limit` steps and `memoryLimit` bytes.
+    public init(limit: Int = 100, memoryLimit: Int = History.defaultMemoryLimit) {
         self.limit = max(0, limit)
+        self.memoryLimit = max(0, memoryLimit)
         undoStack = HistoryRing(capacity: self.limit)
     }
 
@@ -31,22 +52,76 @@ public final class History {
     /// The labels of the redo steps, next first.
     public var redoLabels: [String] { redoStack.reversed().map(\.label) }
 
+    /// Whether targets should keep undo states for a new step.
+    var isRecording: Bool { limit > 0 }
+
     /// Forgets every step.
     public func clear() {
+        for entry in undoStack.entries + redoStack { entry.forEachTarget { $0.forgetHistory() } }
         undoStack.removeAll()
+        redoStack.removeAll()
+        cost = 0
+        noted = false
+    }
+
+    /// Adds a step whose targets have kept their states; returns a note for the user the first time
+    /// steps are dropped to stay under ``memoryLimit``.
+    func record(_ entry: consuming HistoryEntry) -> String? {
+        guard isRecording else { return nil }
+        cost += entry.cost
+        if let oldest = undoStack.append(entry) { forget(oldest) }
+        if !redoStack.isEmpty { dropRedo() }
+        return cost > memoryLimit ? trimToMemoryLimit() : nil
+    }
+
+    func popUndo() -> HistoryEntry? {
+        guard let entry = undoStack.popLast() else { return nil }
+        cost -= entry.cost
+        return entry
+    }
+
+    func popRedo() -> HistoryEntry? { redoStack.popLast() }
+    func pushRedo(_ entry: HistoryEntry) { redoStack.append(entry) }
+
+    func pushUndo(_ entry: HistoryEntry) -> String? {
+        cost += entry.cost
+        if let oldest = undoStack.append(entry) { forget(oldest) }
+        return cost > memoryLimit ? trimToMemoryLimit() : nil
+    }
+
+    /// Drops the oldest steps until the rest fit in ``memoryLimit``; returns the note, the first time.
+    private func trimToMemoryLimit() -> String? {
+        guard cost > memoryLimit else { return nil }
+        var dropped = 0
+        var largest = 0
+        while cost > memoryLimit, let oldest = undoStack.popFirst() {
+            largest = max(largest, oldest.cost)
+            forget(oldest)
+            dropped += 1
+        }
+        guard !noted else { return nil }
+        noted = true
+        return "undo history: dropped the \(dropped == 1 ? "oldest step" : "\(dropped) oldest steps") to stay "
+            + "under \(Self.mebibytes(memoryLimit)) (a step kept \(Self.mebibytes(largest))); "
+            + "undo now reaches back \(undoStack.count) step\(undoStack.count == 1 ? "" : "s")"
+    }
+
+    private func dropOldest() {
+        if let oldest = undoStack.popFirst() { forget(oldest) }
+    }
+
+    /// Tells the targets of a dropped oldest step to forget their state for it.
+    private func forget(_ oldest: HistoryEntry) {
+        cost -= oldest.cost
+        oldest.forEachTarget { $0.forgetOldestUndo() }
+    }
+
+    private func dropRedo() {
+        for entry in redoStack { entry.forEachTarget { $0.forgetRedo() } }
         redoStack.removeAll()
     }
 
-    func record(_ entry: consuming HistoryEntry) {
-        guard limit > 0 else { return }
-        undoStack.append(entry)
-        if !redoStack.isEmpty { redoStack.removeAll() }
-    }
-
-    func popUndo() -> HistoryEntry? { undoStack.popLast() }
-    func popRedo() -> HistoryEntry? { redoStack.popLast() }
-    func pushRedo(_ entry: HistoryEntry) { redoStack.append(entry) }
-    func pushUndo(_ entry: HistoryEntry) {
-        undoStack.append(entry)
+    private static func mebibytes(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
     }
 }

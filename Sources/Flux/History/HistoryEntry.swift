@@ -1,19 +1,15 @@
-/// One step of undo: what every store touched by an action (or a group of actions) looked like before it.
+/// One step of undo: the targets an action (or a group of actions) changed. Each target keeps its own
+/// state from before the step (see ``UndoStates``), so a step holds no state itself.
 ///
-/// Most steps touch one store, so the first state is kept inline and only further ones in an array:
+/// Most steps touch one target, so the first is kept inline and only further ones in an array:
 /// recording a step costs no allocation in the common case.
-public struct HistoryEntry {
+struct HistoryEntry {
     /// What the user did: the group's label, or the action's name.
-    public let label: String
-    private var first: Change?
-    private var rest: [Change] = []
-
-    /// One store's state before the step. A struct, not a tuple: tuples in generic containers are
-    /// copied by runtime-built value witnesses, several times slower.
-    private struct Change {
-        let target: any DispatchTarget
-        let snapshot: Any
-    }
+    let label: String
+    /// What the targets' kept states cost together, in bytes.
+    private(set) var cost = 0
+    private var first: (any DispatchTarget)?
+    private var rest: [any DispatchTarget] = []
 
     init(label: String) {
         self.label = label
@@ -22,39 +18,26 @@ public struct HistoryEntry {
     /// Whether the step changes nothing.
     var isEmpty: Bool { first == nil }
 
-    mutating func append(_ target: any DispatchTarget, _ snapshot: Any) {
-        if first == nil { first = Change(target: target, snapshot: snapshot) } else { rest.append(Change(target: target, snapshot: snapshot)) }
-    }
-
-    /// Adds the states of `later` for targets this step does not hold yet.
-    mutating func merge(_ later: HistoryEntry) {
-        later.forEachState { target, snapshot in
-            if !contains(target) { append(target, snapshot) }
-        }
+    /// Adds a target that kept a state costing `cost` bytes for this step.
+    mutating func append(_ target: any DispatchTarget, cost: Int) {
+        if first == nil { first = target } else { rest.append(target) }
+        self.cost += cost
     }
 
     func contains(_ target: any DispatchTarget) -> Bool {
-        first.map { $0.target === target } == true || rest.contains { $0.target === target }
+        first.map { $0 === target } == true || rest.contains { $0 === target }
     }
 
     func forEachTarget(_ body: (any DispatchTarget) -> Void) {
-        forEachState { target, _ in body(target) }
-    }
-
-    private func forEachState(_ body: (any DispatchTarget, Any) -> Void) {
         guard let first else { return }
-        body(first.target, first.snapshot)
-        for state in rest { body(state.target, state.snapshot) }
+        body(first)
+        for target in rest { body(target) }
     }
 
-    /// Puts every target back to the state held here and returns the step that reverses it
-    /// (holding the states they had until now).
-    func swapped() -> HistoryEntry {
+    /// Moves every target one step back or forward and returns the step that reverses it.
+    func travel(_ step: HistoryStep) -> HistoryEntry {
         var reverse = HistoryEntry(label: label)
-        forEachState { target, _ in reverse.append(target, target.snapshot()) }
-        var states: [(any DispatchTarget, Any)] = []
-        forEachState { states.append(($0, $1)) }
-        for (target, snapshot) in states.reversed() { target.restore(snapshot) }
+        forEachTarget { reverse.append($0, cost: $0.travel(step)) }
         return reverse
     }
 }

@@ -16,17 +16,28 @@ struct HistoryRing {
 
     var isEmpty: Bool { count == 0 }
 
-    /// Adds `entry` as the newest step, dropping the oldest one when full.
-    mutating func append(_ entry: consuming HistoryEntry) {
-        guard capacity > 0 else { return }
+    /// Adds `entry` as the newest step; when full, drops the oldest one and returns it.
+    mutating func append(_ entry: consuming HistoryEntry) -> HistoryEntry? {
+        guard capacity > 0 else { return entry }
         if count < capacity {
             if slots.count < capacity { slots.append(nil) } // grows up to capacity, then never again
             slots[slot(count)] = entry
             count += 1
-        } else {
-            slots[head] = entry
-            head = slot(1)
+            return nil
         }
+        let oldest = slots[head].take()
+        slots[head] = entry
+        head = slot(1)
+        return oldest
+    }
+
+    /// Removes and returns the oldest step.
+    mutating func popFirst() -> HistoryEntry? {
+        guard count > 0 else { return nil }
+        let oldest = slots[head].take()
+        head = slot(1)
+        count -= 1
+        return oldest
     }
 
     /// Removes and returns the newest step.
@@ -54,7 +65,8 @@ struct HistoryRing {
         return index < slots.count ? index : index - slots.count
     }
 
-    /// Keeps the newest `capacity` steps, in order, in a ring of the new size.
+    /// Keeps the newest `capacity` steps, in order, in a ring of the new size (the history has
+    /// dropped the others first).
     private mutating func resize() {
         capacity = max(0, capacity)
         let kept = entries.suffix(capacity)

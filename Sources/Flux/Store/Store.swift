@@ -50,18 +50,22 @@ open class Store<State: Encodable>: StoreProtocol {
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
     @usableFromInline @exclusivity(unchecked) final var hotPath: HotPath!
+    /// The states before each undo step this store took part in, and after each undone one.
+    @usableFromInline @exclusivity(unchecked) final var undoStates = UndoStates<State>()
 
     /// The specialised operations the dispatcher drives.
     @usableFromInline struct HotPath {
         @usableFromInline let handle: (any Action) throws -> Void
         @usableFromInline let publish: () -> Void
-        @usableFromInline let commit: () -> Any?
+        @usableFromInline let commit: (Bool) -> Int?
+        @usableFromInline let forgetOldestUndo: () -> Void
 
         @inlinable init(handle: @escaping (any Action) throws -> Void, publish: @escaping () -> Void,
-                        commit: @escaping () -> Any?) {
+                        commit: @escaping (Bool) -> Int?, forgetOldestUndo: @escaping () -> Void) {
             self.handle = handle
             self.publish = publish
             self.commit = commit
+            self.forgetOldestUndo = forgetOldestUndo
         }
     }
 
@@ -82,7 +86,8 @@ open class Store<State: Encodable>: StoreProtocol {
         self.hotPath = HotPath(
             handle: { [unowned(unsafe) self] in try self.apply($0) },
             publish: { [unowned(unsafe) self] in self.send() },
-            commit: { [unowned(unsafe) self] in self.checkpoint }
+            commit: { [unowned(unsafe) self] recording in self.keepCheckpoint(recording) },
+            forgetOldestUndo: { [unowned(unsafe) self] in self.undoStates.forgetOldestUndo() }
         )
         self.registration = dispatcher.register(self)
     }
@@ -100,7 +105,10 @@ open class Store<State: Encodable>: StoreProtocol {
         self.hotPath = HotPath(
             handle: { [unowned(unsafe) self] in try self.apply($0) },
             publish: { [unowned(unsafe) self] in if !self.currentEquals(&self.published) { self.send() } },
-            commit: { [unowned(unsafe) self] in self.currentEquals(&self.checkpoint) ? nil : self.checkpoint }
+            commit: { [unowned(unsafe) self] recording in
+                self.currentEquals(&self.checkpoint) ? nil : self.keepCheckpoint(recording)
+            },
+            forgetOldestUndo: { [unowned(unsafe) self] in self.undoStates.forgetOldestUndo() }
         )
         self.registration = dispatcher.register(self)
     }
@@ -111,6 +119,24 @@ open class Store<State: Encodable>: StoreProtocol {
         withUnsafeMutablePointer(to: &current) { current in
             withUnsafeMutablePointer(to: &other) { $0.pointee == current.pointee }
         }
+    }
+
+    /// Keeps the state from ``begin()`` as the newest undo state when `recording`; returns its cost.
+    @inlinable
+    final func keepCheckpoint(_ recording: Bool) -> Int {
+        guard recording else { return 0 }
+        undoStates.keep(checkpoint)
+        return undoCost(of: checkpoint)
+    }
+
+    /// What keeping `state` as an undo step costs, in bytes: the history drops its oldest steps when
+    /// their costs together pass ``History/memoryLimit``.
+    ///
+    /// The default is the state's inline size: the arrays, strings and dictionaries of a value-type
+    /// state share their storage with the states before and after it until a handler writes to them,
+    /// so a step usually adds little more. Override it for a store whose actions rewrite large buffers.
+    open func undoCost(of state: State) -> Int {
+        MemoryLayout<State>.stride
     }
 
     // MARK: Handlers
@@ -209,12 +235,17 @@ open class Store<State: Encodable>: StoreProtocol {
 
     public final func begin() { checkpoint = current }
     public final func rollback() { current = checkpoint }
-    public final func commit() -> Any? { hotPath.commit() }
+    public final func commit(recording: Bool) -> Int? { hotPath.commit(recording) }
     public final func snapshot() -> Any { current }
 
-    public final func restore(_ snapshot: Any) {
-        if let snapshot = snapshot as? State { current = snapshot }
+    public final func travel(_ step: HistoryStep) -> Int {
+        undoStates.travel(step, current: &current)
+        return undoCost(of: step == .undo ? undoStates.redo.last ?? current : undoStates.undo.last ?? current)
     }
+
+    public final func forgetOldestUndo() { hotPath.forgetOldestUndo() }
+    public final func forgetRedo() { undoStates.forgetRedo() }
+    public final func forgetHistory() { undoStates.forgetAll() }
 
     public final func publish() {
         hotPath.publish()

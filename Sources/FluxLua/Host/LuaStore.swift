@@ -17,6 +17,7 @@ final class LuaStore: StoreProtocol {
     private var checkpoint: LuaRef
     private var published: LuaRef
     private var observers: [Observer] = []
+    private var undoStates = UndoStates<LuaRef>()
 
     private final class Observer {
         let send: (LuaRef) -> Void
@@ -79,12 +80,23 @@ final class LuaStore: StoreProtocol {
     }
 
     func rollback() { current = checkpoint }
-    func commit() -> Any? { current === checkpoint ? nil : checkpoint }
     func snapshot() -> Any { current }
 
-    func restore(_ snapshot: Any) {
-        if let snapshot = snapshot as? LuaRef { current = snapshot }
+    func commit(recording: Bool) -> Int? {
+        guard current !== checkpoint else { return nil }
+        guard recording else { return 0 }
+        undoStates.keep(checkpoint)
+        return host.activeStack.tableCost(of: checkpoint)
     }
+
+    func travel(_ step: HistoryStep) -> Int {
+        let left = current
+        return undoStates.travel(step, current: &current) ? host.activeStack.tableCost(of: left) : 0
+    }
+
+    func forgetOldestUndo() { undoStates.forgetOldestUndo() }
+    func forgetRedo() { undoStates.forgetRedo() }
+    func forgetHistory() { undoStates.forgetAll() }
 
     func publish() {
         guard published !== current else { return }
