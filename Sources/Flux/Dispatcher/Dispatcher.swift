@@ -49,12 +49,18 @@ public final class Dispatcher {
     private final class Registration {
         let token: DispatchToken
         let target: any DispatchTarget
+        /// The target's operations: a store's specialised ones, or closures over the witnesses.
+        /// The registration keeps the target alive, so the lane's unowned captures stay valid.
+        let lane: StoreLane
         @exclusivity(unchecked) var handledGeneration = 0
         @exclusivity(unchecked) var pending = false
+        /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
+        @exclusivity(unchecked) unowned(unsafe) var waitingOne: Registration?
 
-        init(token: DispatchToken, target: any DispatchTarget) {
+        init(token: DispatchToken, target: any DispatchTarget, dispatcher: Dispatcher) {
             self.token = token
             self.target = target
+            lane = (target as? any StoreLaneProviding)?.lane ?? StoreLane(target: target, dispatcher: dispatcher)
         }
     }
 
@@ -77,13 +83,20 @@ public final class Dispatcher {
     @exclusivity(unchecked) private var registrations: [Registration] = []
     @exclusivity(unchecked) private var registrationsByID: [Int: Registration] = [:]
     private var nextID = 1
-    @exclusivity(unchecked) private var routes: [String: [Registration]] = [:]
-    @exclusivity(unchecked) private var lastRoute: (name: String, targets: [Registration]) = ("", [])
+    // Routes and `touched` hold registrations unretained: `registrations` keeps them alive, and one
+    // unregistered during a dispatch is kept in `retired` until the dispatch ends.
+    private typealias Route = ContiguousArray<Unmanaged<Registration>>
+    @exclusivity(unchecked) private var routes: [String: Route] = [:]
+    @exclusivity(unchecked) private var lastRouteName = ""
+    @exclusivity(unchecked) private var lastRoute = Route()
+    @exclusivity(unchecked) private var retired: [Registration] = []
 
     @exclusivity(unchecked) private var generation = 0
-    @exclusivity(unchecked) private var currentAction: (any Action)?
-    @exclusivity(unchecked) private var pendingStack: [Registration] = []
-    @exclusivity(unchecked) private var touched: [Registration] = []
+    /// The action being handled: it lives in `perform`'s frame, so it is not copied.
+    @exclusivity(unchecked) private var currentAction: UnsafePointer<any Action>?
+    /// The registration whose handler runs now.
+    @exclusivity(unchecked) private unowned(unsafe) var running: Registration?
+    @exclusivity(unchecked) private var touched = Route()
     @exclusivity(unchecked) private var followUps = Deque<any Action>()
     @exclusivity(unchecked) private var draining = false
     @exclusivity(unchecked) private var openGroup: OpenGroup?
@@ -101,7 +114,7 @@ public final class Dispatcher {
     public func register(_ target: any DispatchTarget) -> DispatchToken {
         let token = DispatchToken(id: nextID, name: target.name)
         nextID += 1
-        let registration = Registration(token: token, target: target)
+        let registration = Registration(token: token, target: target, dispatcher: self)
         registrations.append(registration)
         registrationsByID[token.id] = registration
         routesChanged()
@@ -122,13 +135,15 @@ public final class Dispatcher {
             throw DispatcherError.unknownToken(token)
         }
         registrations.removeAll { $0 === registration }
+        if phase != .idle { retired.append(registration) }
         routesChanged()
     }
 
     /// Must be called when a registered target starts or stops handling an action name.
     public func routesChanged() {
         routes.removeAll(keepingCapacity: true)
-        lastRoute = ("", [])
+        lastRouteName = ""
+        lastRoute = []
     }
 
     /// The registered stores, in registration order.
@@ -163,7 +178,7 @@ public final class Dispatcher {
     public func dispatch(_ action: any Action) throws {
         switch phase {
         case .handling:
-            throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.name ?? "?")
+            throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.pointee.name ?? "?")
         case .notifying:
             followUps.append(action)
         case .idle:
@@ -184,25 +199,53 @@ public final class Dispatcher {
             guard let registration = registrationsByID[token.id] else {
                 throw DispatcherError.unknownToken(token)
             }
-            if registration.pending {
-                let start = pendingStack.firstIndex { $0 === registration } ?? 0
-                let cycle = pendingStack[start...].map(\.target.name) + [registration.target.name]
-                throw DispatcherError.waitForCycle(stores: cycle)
-            }
+            if registration.pending { throw DispatcherError.waitForCycle(stores: cycle(to: registration)) }
             guard registration.handledGeneration != generation,
-                  registration.target.handles(action.name) else { continue }
-            try invoke(registration, action)
+                  registration.target.handles(action.pointee.name) else { continue }
+            try invoke(registration, action.pointee)
         }
     }
 
     private func perform(_ action: any Action) throws {
-        let name = action.name
         phase = .handling
-        currentAction = action
         generation &+= 1
         if !touched.isEmpty { touched.removeAll(keepingCapacity: true) } // emptied after every action
-        defer { currentAction = nil }
+        defer { if !retired.isEmpty { retired.removeAll() } }
+        let name = action.name
         do {
+            try withUnsafePointer(to: action) { action in
+                currentAction = action
+                defer { currentAction = nil }
+                try handle(action.pointee, name)
+            }
+        } catch {
+            for registration in touched.reversed() {
+                registration._withUnsafeGuaranteedRef { $0.target.rollback() }
+            }
+            touched.removeAll(keepingCapacity: true)
+            phase = .idle
+            for hook in middleware { hook.didFail(action, error: error, in: self) }
+            throw error
+        }
+        keepChanges(name)
+
+        phase = .notifying
+        for registration in touched {
+            registration._withUnsafeGuaranteedRef { registration in
+                registration.lane.publish(registration.target)
+            }
+        }
+        if !middleware.isEmpty {
+            let names = touched.map { $0._withUnsafeGuaranteedRef { $0.target.name } }
+            for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
+        }
+        touched.removeAll(keepingCapacity: true)
+        phase = .idle
+    }
+
+    /// Runs the middleware, then every store on the route of `action`.
+    private func handle(_ action: any Action, _ name: String) throws {
+        if !middleware.isEmpty {
             for hook in middleware {
                 do {
                     try hook.willDispatch(action, in: self)
@@ -212,61 +255,66 @@ public final class Dispatcher {
                     throw DispatcherError.rejected(action: name, reason: DispatcherError.describe(error))
                 }
             }
-            for registration in route(name) where registration.handledGeneration != generation {
-                try invoke(registration, action)
-            }
-        } catch {
-            for registration in touched.reversed() {
-                registration.target.rollback()
-            }
-            touched.removeAll(keepingCapacity: true)
-            phase = .idle
-            for hook in middleware { hook.didFail(action, error: error, in: self) }
-            throw error
         }
+        let route = self.route(name)
+        for registration in route {
+            try registration._withUnsafeGuaranteedRef { registration in
+                if registration.handledGeneration != generation { try invoke(registration, action) }
+            }
+        }
+    }
 
-        // Each changed target keeps its state from before the action for undo, unless an open group
-        // already holds one from before its first action. `touched` keeps only the changed targets, in
-        // order, to publish them.
+    /// Commits every target the action touched. Each changed target keeps its state from before the
+    /// action for undo, unless an open group already holds one from before its first action; `touched`
+    /// then keeps only the changed targets, in order, to publish them.
+    private func keepChanges(_ name: String) {
         let group = openGroup
         let recording = history.isRecording
-        var entry = HistoryEntry(label: name)
+        // The step's targets: the first inline, any others in an array (rarely needed, so never allocated).
+        var first: Unmanaged<Registration>?
+        var rest: [any DispatchTarget] = []
+        var cost = 0
         var changed = 0
         for index in touched.indices {
             let registration = touched[index]
-            let target = registration.target
-            let keeping = recording && group?.entry.contains(target) != true
-            guard let cost = target.commit(recording: keeping) else { continue }
-            if keeping {
-                if let group { group.entry.append(target, cost: cost) } else { entry.append(target, cost: cost) }
+            let kept = registration._withUnsafeGuaranteedRef { registration -> Bool in
+                let keeping = recording && group?.entry.contains(registration.target) != true
+                guard let kept = registration.lane.commit(registration.target, keeping) else { return false }
+                if keeping {
+                    if let group {
+                        group.entry.append(registration.target, cost: kept)
+                    } else if first == nil {
+                        first = Unmanaged.passUnretained(registration)
+                    } else {
+                        rest.append(registration.target)
+                    }
+                    cost += kept
+                }
+                return true
             }
+            guard kept else { continue }
             touched[changed] = registration
             changed += 1
         }
         touched.removeLast(touched.count - changed)
-        if !entry.isEmpty, let note = history.record(entry) { onNote(note) }
-
-        phase = .notifying
-        for registration in touched { registration.target.publish() }
-        if !middleware.isEmpty {
-            let names = touched.map(\.target.name)
-            for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
+        guard let first else { return }
+        let note = first._withUnsafeGuaranteedRef {
+            history.record(label: name, cost: cost, first: $0.target, rest: rest)
         }
-        touched.removeAll(keepingCapacity: true)
-        phase = .idle
+        if let note { onNote(note) }
     }
 
     private func invoke(_ registration: Registration, _ action: any Action) throws {
         registration.pending = true
-        pendingStack.append(registration)
+        registration.waitingOne = running
+        running = registration
         defer {
             registration.pending = false
-            pendingStack.removeLast()
+            running = registration.waitingOne
         }
-        registration.target.begin()
-        touched.append(registration)
+        touched.append(Unmanaged.passUnretained(registration))
         do {
-            try registration.target.handle(action, in: self)
+            try registration.lane.handle(registration.target, action)
         } catch let error as DispatcherError {
             if case .storeFailed = error { throw error }
             throw DispatcherError.storeFailed(store: registration.target.name, action: action.name, underlying: error)
@@ -276,18 +324,32 @@ public final class Dispatcher {
         registration.handledGeneration = generation
     }
 
-    private func route(_ name: String) -> [Registration] {
-        // Most dispatch loops repeat one action; comparing names is cheaper than hashing one.
-        if name == lastRoute.name { return lastRoute.targets }
-        if let cached = routes[name] {
-            lastRoute = (name, cached)
-            return cached
+    /// The names of the stores from `registration` (pending) to the one running now, which waits for it
+    /// again, with `registration` repeated at the end.
+    private func cycle(to registration: Registration) -> [String] {
+        var names = [registration.target.name]
+        var next = running
+        while let waiting = next, waiting !== registration {
+            names.append(waiting.target.name)
+            next = waiting.waitingOne
         }
-        let targets = registrations.filter { $0.target.handles(name) }
-        if routes.count > 4096 { routes.removeAll() }
-        routes[name] = targets
-        lastRoute = (name, targets)
-        return targets
+        return [registration.target.name] + names.dropFirst().reversed() + [registration.target.name]
+    }
+
+    private func route(_ name: String) -> Route {
+        // Most dispatch loops repeat one action; comparing names is cheaper than hashing one.
+        if name == lastRouteName { return lastRoute }
+        let route: Route
+        if let cached = routes[name] {
+            route = cached
+        } else {
+            route = Route(registrations.lazy.filter { $0.target.handles(name) }.map { Unmanaged.passUnretained($0) })
+            if routes.count > 4096 { routes.removeAll() }
+            routes[name] = route
+        }
+        lastRouteName = name
+        lastRoute = route
+        return route
     }
 
     private func drainFollowUps() {

@@ -29,12 +29,12 @@ public final class History {
     public static let defaultMemoryLimit = 256 << 20
 
     /// What the undo steps keep now, in bytes.
-    public private(set) var cost = 0
+    @exclusivity(unchecked) public private(set) var cost = 0
 
     // Used from the dispatcher's one thread; no access spans a call out.
-    @exclusivity(unchecked) private(set) var undoStack: HistoryRing
+    let undoStack: HistoryRing
     @exclusivity(unchecked) private(set) var redoStack: [HistoryEntry] = []
-    private var noted = false
+    @exclusivity(unchecked) private var noted = false
 
     /// A history keeping at most `limit` steps and `memoryLimit` bytes.
     public init(limit: Int = 100, memoryLimit: Int = History.defaultMemoryLimit) {
@@ -66,12 +66,19 @@ public final class History {
 
     /// Adds a step whose targets have kept their states; returns a note for the user the first time
     /// steps are dropped to stay under ``memoryLimit``.
-    func record(_ entry: consuming HistoryEntry) -> String? {
+    func record(_ entry: HistoryEntry) -> String? {
+        guard let first = entry.first else { return nil }
+        return record(label: entry.label, cost: entry.cost, first: first, rest: entry.rest)
+    }
+
+    /// Adds a step that changed `first` and the targets in `rest` (usually none).
+    func record(label: String, cost: Int, first: any DispatchTarget, rest: [any DispatchTarget]) -> String? {
         guard isRecording else { return nil }
-        cost += entry.cost
-        if let oldest = undoStack.append(entry) { forget(oldest) }
+        if undoStack.isFull { forgetOldest() }
+        self.cost += cost
+        undoStack.append(label: label, cost: cost, first: first, rest: rest)
         if !redoStack.isEmpty { dropRedo() }
-        return cost > memoryLimit ? trimToMemoryLimit() : nil
+        return self.cost > memoryLimit ? trimToMemoryLimit() : nil
     }
 
     func popUndo() -> HistoryEntry? {
@@ -84,8 +91,9 @@ public final class History {
     func pushRedo(_ entry: HistoryEntry) { redoStack.append(entry) }
 
     func pushUndo(_ entry: HistoryEntry) -> String? {
+        if undoStack.isFull { forgetOldest() }
         cost += entry.cost
-        if let oldest = undoStack.append(entry) { forget(oldest) }
+        undoStack.append(entry)
         return cost > memoryLimit ? trimToMemoryLimit() : nil
     }
 
@@ -94,9 +102,10 @@ public final class History {
         guard cost > memoryLimit else { return nil }
         var dropped = 0
         var largest = 0
-        while cost > memoryLimit, let oldest = undoStack.popFirst() {
-            largest = max(largest, oldest.cost)
-            forget(oldest)
+        while cost > memoryLimit, !undoStack.isEmpty {
+            largest = max(largest, undoStack.oldestCost)
+            forgetOldest()
+            _ = undoStack.popFirst()
             dropped += 1
         }
         guard !noted else { return nil }
@@ -107,13 +116,14 @@ public final class History {
     }
 
     private func dropOldest() {
-        if let oldest = undoStack.popFirst() { forget(oldest) }
+        forgetOldest()
+        _ = undoStack.popFirst()
     }
 
-    /// Tells the targets of a dropped oldest step to forget their state for it.
-    private func forget(_ oldest: HistoryEntry) {
-        cost -= oldest.cost
-        oldest.forEachTarget { $0.forgetOldestUndo() }
+    /// Tells the targets of the oldest step, about to be dropped, to forget their state for it.
+    private func forgetOldest() {
+        cost -= undoStack.oldestCost
+        undoStack.forEachOldestTarget { $0.forgetOldestUndo() }
     }
 
     private func dropRedo() {

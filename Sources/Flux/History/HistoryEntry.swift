@@ -8,11 +8,18 @@ struct HistoryEntry {
     let label: String
     /// What the targets' kept states cost together, in bytes.
     private(set) var cost = 0
-    private var first: (any DispatchTarget)?
-    private var rest: [any DispatchTarget] = []
+    private(set) var first: (any DispatchTarget)?
+    private(set) var rest: [any DispatchTarget] = []
 
     init(label: String) {
         self.label = label
+    }
+
+    init(label: String, cost: Int, first: (any DispatchTarget)?, rest: [any DispatchTarget]) {
+        self.label = label
+        self.cost = cost
+        self.first = first
+        self.rest = rest
     }
 
     /// Whether the step changes nothing.

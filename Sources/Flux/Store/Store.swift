@@ -14,7 +14,7 @@
 ///     }
 /// }
 /// ```
-open class Store<State: Encodable>: StoreProtocol {
+open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// Changes the state for one action, or throws to refuse it.
     public typealias Handler<A> = (inout State, A) throws -> Void
 
@@ -49,25 +49,11 @@ open class Store<State: Encodable>: StoreProtocol {
     @usableFromInline @exclusivity(unchecked) final var lastHandler: (name: String, handler: Handler<any Action>?)?
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
-    @usableFromInline @exclusivity(unchecked) final var hotPath: HotPath!
+    /// The specialised operations the dispatcher drives.
+    @usableFromInline final let operations: StoreLane
+    @usableFromInline final var lane: StoreLane { operations }
     /// The states before each undo step this store took part in, and after each undone one.
     @usableFromInline @exclusivity(unchecked) final var undoStates = UndoStates<State>()
-
-    /// The specialised operations the dispatcher drives.
-    @usableFromInline struct HotPath {
-        @usableFromInline let handle: (any Action) throws -> Void
-        @usableFromInline let publish: () -> Void
-        @usableFromInline let commit: (Bool) -> Int?
-        @usableFromInline let forgetOldestUndo: () -> Void
-
-        @inlinable init(handle: @escaping (any Action) throws -> Void, publish: @escaping () -> Void,
-                        commit: @escaping (Bool) -> Int?, forgetOldestUndo: @escaping () -> Void) {
-            self.handle = handle
-            self.publish = publish
-            self.commit = commit
-            self.forgetOldestUndo = forgetOldestUndo
-        }
-    }
 
     @usableFromInline final class Observer {
         @usableFromInline let send: (State) -> Void
@@ -83,11 +69,11 @@ open class Store<State: Encodable>: StoreProtocol {
         self.published = state
         self.checkpoint = state
         self.dispatcher = dispatcher
-        self.hotPath = HotPath(
-            handle: { [unowned(unsafe) self] in try self.apply($0) },
-            publish: { [unowned(unsafe) self] in self.send() },
-            commit: { [unowned(unsafe) self] recording in self.keepCheckpoint(recording) },
-            forgetOldestUndo: { [unowned(unsafe) self] in self.undoStates.forgetOldestUndo() }
+        self.operations = StoreLane(
+            handle: { try Self.store($0).beginAndApply($1) },
+            commit: { Self.store($0).keepCheckpoint($1) },
+            publish: { Self.store($0).send() },
+            forgetOldestUndo: { Self.store($0).undoStates.forgetOldestUndo() }
         )
         self.registration = dispatcher.register(self)
     }
@@ -102,15 +88,26 @@ open class Store<State: Encodable>: StoreProtocol {
         self.dispatcher = dispatcher
         // `==` called directly, not through a closure taking two states: that would copy both; and on
         // the stored states in place, since reading them as values copies them too.
-        self.hotPath = HotPath(
-            handle: { [unowned(unsafe) self] in try self.apply($0) },
-            publish: { [unowned(unsafe) self] in if !self.currentEquals(&self.published) { self.send() } },
-            commit: { [unowned(unsafe) self] recording in
-                self.currentEquals(&self.checkpoint) ? nil : self.keepCheckpoint(recording)
+        self.operations = StoreLane(
+            handle: { try Self.store($0).beginAndApply($1) },
+            commit: { object, recording in
+                let store = Self.store(object)
+                return store.currentEquals(&store.checkpoint) ? nil : store.keepCheckpoint(recording)
             },
-            forgetOldestUndo: { [unowned(unsafe) self] in self.undoStates.forgetOldestUndo() }
+            publish: { object in
+                let store = Self.store(object)
+                if !store.currentEquals(&store.published) { store.send() }
+            },
+            forgetOldestUndo: { Self.store($0).undoStates.forgetOldestUndo() }
         )
         self.registration = dispatcher.register(self)
+    }
+
+    /// The store a lane operation is called on: the lane's closures capture nothing, so they are made
+    /// before `self` is and cost no context to call.
+    @inlinable
+    static func store(_ object: AnyObject) -> Store<State> {
+        unsafeDowncast(object, to: Store<State>.self)
     }
 
     /// Whether the state now equals `other` (one of the stored states), compared where both are stored.
@@ -126,7 +123,8 @@ open class Store<State: Encodable>: StoreProtocol {
     final func keepCheckpoint(_ recording: Bool) -> Int {
         guard recording else { return 0 }
         undoStates.keep(checkpoint)
-        return undoCost(of: checkpoint)
+        // Read in place: passing the stored state as an argument would copy it.
+        return withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) }
     }
 
     /// What keeping `state` as an undo step costs, in bytes: the history drops its oldest steps when
@@ -163,6 +161,22 @@ open class Store<State: Encodable>: StoreProtocol {
     public final func onEveryAction(_ handler: @escaping Handler<any Action>) {
         everyAction = handler
         dispatcher.routesChanged()
+    }
+
+    /// ``begin()`` and ``apply(_:)`` with one copy of the state: the state now becomes the checkpoint
+    /// (moved, not copied) only once the handlers have made the next one.
+    @inlinable
+    final func beginAndApply(_ action: any Action) throws {
+        var next = current
+        do {
+            if let handler = handler(for: action.name) { try handler(&next, action) }
+            if let everyAction { try everyAction(&next, action) }
+        } catch {
+            checkpoint = current
+            throw error
+        }
+        swap(&checkpoint, &current)
+        current = next
     }
 
     @inlinable
@@ -203,14 +217,16 @@ open class Store<State: Encodable>: StoreProtocol {
     @inlinable
     final func send() {
         published = current
-        let state = current
         // Iterate a copy: an observer may subscribe or cancel while we notify. The copy keeps every
         // observer alive, so each is called through an unretained reference: no retain and release
-        // per observer and change.
+        // per observer and change. The state is passed in place: nothing changes it while observers
+        // run (a dispatch from one is queued, undo is refused), and a copy would cost a retain.
         let list = observers
-        for index in list.indices {
-            Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
-                if observer.isActive { observer.send(state) }
+        withUnsafeMutablePointer(to: &published) { state in
+            for index in list.indices {
+                Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
+                    if observer.isActive { observer.send(state.pointee) }
+                }
             }
         }
     }
@@ -230,12 +246,12 @@ open class Store<State: Encodable>: StoreProtocol {
     }
 
     public final func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
-        try hotPath.handle(action)
+        try apply(action)
     }
 
     public final func begin() { checkpoint = current }
     public final func rollback() { current = checkpoint }
-    public final func commit(recording: Bool) -> Int? { hotPath.commit(recording) }
+    public final func commit(recording: Bool) -> Int? { operations.commit(self, recording) }
     public final func snapshot() -> Any { current }
 
     public final func travel(_ step: HistoryStep) -> Int {
@@ -243,12 +259,12 @@ open class Store<State: Encodable>: StoreProtocol {
         return undoCost(of: step == .undo ? undoStates.redo.last ?? current : undoStates.undo.last ?? current)
     }
 
-    public final func forgetOldestUndo() { hotPath.forgetOldestUndo() }
+    public final func forgetOldestUndo() { operations.forgetOldestUndo(self) }
     public final func forgetRedo() { undoStates.forgetRedo() }
     public final func forgetHistory() { undoStates.forgetAll() }
 
     public final func publish() {
-        hotPath.publish()
+        operations.publish(self)
     }
 }
 
