@@ -272,7 +272,7 @@ public final class Dispatcher {
         let recording = history.isRecording
         // The step's targets: the first inline, any others in an array (rarely needed, so never allocated).
         var first: Unmanaged<Registration>?
-        var rest: [any DispatchTarget] = []
+        var rest: [any DispatchTarget]?
         var cost = 0
         var changed = 0
         for index in touched.indices {
@@ -286,7 +286,7 @@ public final class Dispatcher {
                     } else if first == nil {
                         first = Unmanaged.passUnretained(registration)
                     } else {
-                        rest.append(registration.target)
+                        rest = (rest ?? []) + [registration.target]
                     }
                     cost += kept
                 }
@@ -296,7 +296,7 @@ public final class Dispatcher {
             touched[changed] = registration
             changed += 1
         }
-        touched.removeLast(touched.count - changed)
+        if changed < touched.count { touched.removeLast(touched.count - changed) }
         guard let first else { return }
         let note = first._withUnsafeGuaranteedRef {
             history.record(label: name, cost: cost, first: $0.target, rest: rest)

@@ -71,8 +71,8 @@ public final class History {
         return record(label: entry.label, cost: entry.cost, first: first, rest: entry.rest)
     }
 
-    /// Adds a step that changed `first` and the targets in `rest` (usually none).
-    func record(label: String, cost: Int, first: any DispatchTarget, rest: [any DispatchTarget]) -> String? {
+    /// Adds a step that changed `first` and the targets in `rest` (usually none: nil).
+    func record(label: String, cost: Int, first: any DispatchTarget, rest: [any DispatchTarget]?) -> String? {
         guard isRecording else { return nil }
         if undoStack.isFull { forgetOldest() }
         self.cost += cost

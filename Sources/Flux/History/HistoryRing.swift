@@ -36,8 +36,8 @@ final class HistoryRing {
     }
 
     /// Adds a step as the newest; when full, it takes the oldest one's place (forget its targets' states
-    /// first). `rest` holds the targets after `first`, usually none.
-    func append(label: String, cost: Int, first: any DispatchTarget, rest: [any DispatchTarget]) {
+    /// first). `rest` holds the targets after `first`, usually none (nil).
+    func append(label: String, cost: Int, first: any DispatchTarget, rest: [any DispatchTarget]?) {
         guard capacity > 0 else { return }
         let index: Int
         if count < capacity {
@@ -56,7 +56,7 @@ final class HistoryRing {
         labels[index] = label
         costs[index] = cost
         firsts[index] = first
-        if !rest.isEmpty || !rests[index].isEmpty { rests[index] = rest }
+        if let rest { rests[index] = rest } else if !rests[index].isEmpty { rests[index] = [] }
     }
 
     func append(_ entry: HistoryEntry) {
