@@ -96,7 +96,10 @@ public final class Dispatcher {
     @exclusivity(unchecked) private var currentAction: UnsafePointer<any Action>?
     /// The registration whose handler runs now.
     @exclusivity(unchecked) private unowned(unsafe) var running: Registration?
+    /// The registrations the current action touched: the first `touchedCount` of `touched`, whose
+    /// slots are reused from action to action (emptying and refilling an array costs more).
     @exclusivity(unchecked) private var touched = Route()
+    @exclusivity(unchecked) private var touchedCount = 0
     @exclusivity(unchecked) private var followUps = Deque<any Action>()
     @exclusivity(unchecked) private var draining = false
     @exclusivity(unchecked) private var openGroup: OpenGroup?
@@ -209,7 +212,7 @@ public final class Dispatcher {
     private func perform(_ action: any Action) throws {
         phase = .handling
         generation &+= 1
-        if !touched.isEmpty { touched.removeAll(keepingCapacity: true) } // emptied after every action
+        touchedCount = 0 // zero after every action already
         defer { if !retired.isEmpty { retired.removeAll() } }
         let name = action.name
         do {
@@ -219,10 +222,10 @@ public final class Dispatcher {
                 try handle(action.pointee, name)
             }
         } catch {
-            for registration in touched.reversed() {
-                registration._withUnsafeGuaranteedRef { $0.target.rollback() }
+            for index in (0 ..< touchedCount).reversed() {
+                touched[index]._withUnsafeGuaranteedRef { $0.target.rollback() }
             }
-            touched.removeAll(keepingCapacity: true)
+            touchedCount = 0
             phase = .idle
             for hook in middleware { hook.didFail(action, error: error, in: self) }
             throw error
@@ -230,16 +233,16 @@ public final class Dispatcher {
         keepChanges(name)
 
         phase = .notifying
-        for registration in touched {
-            registration._withUnsafeGuaranteedRef { registration in
+        for index in 0 ..< touchedCount {
+            touched[index]._withUnsafeGuaranteedRef { registration in
                 registration.lane.publish(registration.target)
             }
         }
         if !middleware.isEmpty {
-            let names = touched.map { $0._withUnsafeGuaranteedRef { $0.target.name } }
+            let names = touched[..<touchedCount].map { $0._withUnsafeGuaranteedRef { $0.target.name } }
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
-        touched.removeAll(keepingCapacity: true)
+        touchedCount = 0
         phase = .idle
     }
 
@@ -275,7 +278,7 @@ public final class Dispatcher {
         var rest: [any DispatchTarget]?
         var cost = 0
         var changed = 0
-        for index in touched.indices {
+        for index in 0 ..< touchedCount {
             let registration = touched[index]
             let kept = registration._withUnsafeGuaranteedRef { registration -> Bool in
                 let keeping = recording && group?.entry.contains(registration.target) != true
@@ -296,7 +299,7 @@ public final class Dispatcher {
             touched[changed] = registration
             changed += 1
         }
-        if changed < touched.count { touched.removeLast(touched.count - changed) }
+        touchedCount = changed
         guard let first else { return }
         let note = first._withUnsafeGuaranteedRef {
             history.record(label: name, cost: cost, first: $0.target, rest: rest)
@@ -312,7 +315,12 @@ public final class Dispatcher {
             registration.pending = false
             running = registration.waitingOne
         }
-        touched.append(Unmanaged.passUnretained(registration))
+        if touchedCount < touched.count {
+            touched[touchedCount] = Unmanaged.passUnretained(registration)
+        } else {
+            touched.append(Unmanaged.passUnretained(registration))
+        }
+        touchedCount += 1
         do {
             try registration.lane.handle(registration.target, action)
         } catch let error as DispatcherError {

@@ -42,11 +42,16 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @usableFromInline @exclusivity(unchecked) final var published: State
     @usableFromInline @exclusivity(unchecked) final var checkpoint: State
     @usableFromInline @exclusivity(unchecked) final var handlers: [String: Handler<any Action>] = [:] {
-        didSet { lastHandler = nil }
+        didSet {
+            lastHandlerName = nil
+            lastHandler = nil
+        }
     }
     /// The handler found for the last action name: dispatch loops repeat one action, and comparing
     /// names is cheaper than hashing one.
-    @usableFromInline @exclusivity(unchecked) final var lastHandler: (name: String, handler: Handler<any Action>?)?
+    /// (Two properties, not an optional tuple: reading the tuple copies both halves.)
+    @usableFromInline @exclusivity(unchecked) final var lastHandlerName: String?
+    @usableFromInline @exclusivity(unchecked) final var lastHandler: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
     /// The specialised operations the dispatcher drives.
@@ -147,10 +152,10 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         handlers[A.name] = { state, action in
             // An identity check of the type and a direct read instead of `as?`, whose runtime cast
             // costs more than the rest of a small handler.
-            guard Swift.type(of: action) == A.self else {
+            guard let typed = unwrapAction(action, as: A.self) else {
                 throw ActionError.invalidPayload(action: A.name, message: "expected \(A.self), got \(Swift.type(of: action))")
             }
-            try handler(&state, unwrapAction(action, as: A.self))
+            try handler(&state, typed)
         }
         dispatcher.registry.register(A.self)
         dispatcher.routesChanged()
@@ -189,9 +194,10 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
 
     @inlinable
     final func handler(for name: String) -> Handler<any Action>? {
-        if let last = lastHandler, last.name == name { return last.handler }
+        if lastHandlerName == name { return lastHandler }
         let handler = handlers[name]
-        lastHandler = (name, handler)
+        lastHandlerName = name
+        lastHandler = handler
         return handler
     }
 
@@ -268,11 +274,15 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     }
 }
 
-/// The value inside `action`, whose dynamic type the caller has checked is `A`.
+/// The value inside `action` when it holds an `A`, else nil.
+///
+/// The existential is opened, which reads the type it holds from its container: cheaper than
+/// `type(of:)`, which asks the runtime for the dynamic type, and than an `as?` cast.
 @inlinable
-func unwrapAction<A: Action>(_ action: any Action, as type: A.Type) -> A {
-    func read<T: Action>(_ value: T) -> A {
-        withUnsafePointer(to: value) { UnsafeRawPointer($0).assumingMemoryBound(to: A.self).pointee }
+func unwrapAction<A: Action>(_ action: any Action, as type: A.Type) -> A? {
+    func read<T: Action>(_ value: T) -> A? {
+        guard T.self == A.self else { return nil }
+        return withUnsafePointer(to: value) { UnsafeRawPointer($0).assumingMemoryBound(to: A.self).pointee }
     }
     return read(action)
 }
