@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// A metamethod a Swift closure can implement for a `LuaObjectType`.
