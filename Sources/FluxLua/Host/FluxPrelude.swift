@@ -1,59 +1,176 @@
-/// The part of the `flux` module written in Lua: read-only views of state tables, and the call of a Lua
-/// store's handler on a copy of its state (the copy made by the C shim's `flux_deepcopy`, the chunk's
-/// argument).
+/// The part of the `flux` module written in Lua: how a Lua store's handler changes a state that no script
+/// can change.
 ///
-/// Lua store states are plain tables that are never changed once published (handlers get a deep
-/// copy), so a read-only view over one never changes under a script that keeps it. Views are cached
-/// per table, weakly, so handing the same state to many subscribers creates one view.
+/// Published states are frozen tables no script ever holds: subscribers and views get read-only views of
+/// them (`flux_pushview`), `flux.state` a copy. A handler gets a draft of the state: a table that reads
+/// through to the frozen one and copies a level only when the handler writes to it (copy on write), so
+/// an action that changes one field copies one table, not the whole state. What the handler returns is
+/// frozen: drafts become the tables they copied (untouched parts shared with the old state), tables the
+/// handler made are copied (the script keeps its own), and nothing nests deeper than the limit. A draft
+/// used after its handler returned is an error; undo and rollback keep references to frozen states.
 enum FluxPrelude {
     static let source = #"""
-    local setmetatable, rawget, next, type, error, tostring = setmetatable, rawget, next, type, error, tostring
-    local deepcopy = ...
+    local setmetatable, getmetatable, next, type, error, tostring, rawequal, select =
+      setmetatable, getmetatable, next, type, error, tostring, rawequal, select
+    local maxdepth = ...
 
-    -- views[table] is its view; targets[view] the table behind it. Both weak: a view lives as long as
-    -- a script keeps it, and all views share one metatable, so a view costs one table, no closures.
-    local views = setmetatable({}, { __mode = "k" })
-    local targets = setmetatable({}, { __mode = "k" })
-    local readonly
+    -- frozen[t] is the height of a published table (1 for one that holds no table), weak: states live
+    -- as long as a store, its undo history or a view keeps them.
+    local frozen = setmetatable({}, { __mode = "k" })
+    -- records[draft] = {base, copy, session, parent, key}: the frozen table it stands for, its own copy
+    -- once written to, the handler call it belongs to (its drafts by base table), and where it was read
+    -- from (more such places in `more`, for a table the state holds twice).
+    local records = setmetatable({}, { __mode = "k" })
+    local draft_mt, touch
+    -- The session of the handler running now; a draft of any other is dead.
+    local current
 
-    local function refuse(_, key)
-      error("state is read-only (field '" .. tostring(key) .. "'): dispatch an action to change it", 2)
+    local function record(d)
+      local r = records[d]
+      if r == nil or r[3] ~= current then
+        error("a state draft was used after its handler returned", 3)
+      end
+      return r
     end
 
-    local view_mt = {
-      __index = function(view, k)
-        local v = targets[view][k]
-        if type(v) == "table" then return readonly(v) end
-        return v
+    local function link(r, parent, key)
+      local pr = records[parent]
+      touch(pr)
+      if rawequal(pr[2][key], r[1]) then pr[2][key] = r.draft end
+    end
+
+    -- Copies a draft's base on its first write, and its parents', so the written path is new.
+    function touch(r)
+      if r[2] ~= nil then return end
+      local copy = {}
+      for k, v in next, r[1] do copy[k] = v end
+      r[2] = copy
+      if r[4] ~= nil then link(r, r[4], r[5]) end
+      local more = r.more
+      if more ~= nil then
+        for i = 1, #more, 2 do link(r, more[i], more[i + 1]) end
+      end
+    end
+
+    -- The draft of frozen table `t`, read from `parent[key]` in `session`: one per table and session.
+    local function draft_of(t, session, parent, key)
+      local d = session[t]
+      if d == nil then
+        d = setmetatable({}, draft_mt)
+        local r = { t, nil, session, parent, key }
+        r.draft = d
+        records[d] = r
+        session[t] = d
+      elseif parent ~= nil then
+        local r = records[d]
+        if not (rawequal(r[4], parent) and rawequal(r[5], key)) then
+          local more = r.more or {}
+          r.more = more
+          local known = false
+          for i = 1, #more, 2 do
+            if rawequal(more[i], parent) and rawequal(more[i + 1], key) then known = true end
+          end
+          if not known then
+            more[#more + 1] = parent
+            more[#more + 1] = key
+          end
+          if r[2] ~= nil then link(r, parent, key) end
+        end
+      end
+      return d
+    end
+
+    local function get(d, k)
+      local r = record(d)
+      local v = (r[2] or r[1])[k]
+      if type(v) == "table" and frozen[v] then return draft_of(v, r[3], d, k) end
+      return v
+    end
+
+    draft_mt = {
+      __index = get,
+      __newindex = function(d, k, v)
+        local r = record(d)
+        touch(r)
+        r[2][k] = v
       end,
-      __newindex = refuse,
-      __len = function(view) return #targets[view] end,
-      __pairs = function(view)
-        local t = targets[view]
+      __len = function(d)
+        local r = record(d)
+        return #(r[2] or r[1])
+      end,
+      __pairs = function(d)
+        local r = record(d)
+        local t = r[2] or r[1] -- keys in this table's order; values as they are now
         return function(_, k)
-          local nk, nv = next(t, k)
-          if type(nv) == "table" then nv = readonly(nv) end
-          return nk, nv
-        end, view, nil
+          local v
+          repeat
+            k = next(t, k)
+            if k == nil then return nil end
+            v = get(d, k)
+          until v ~= nil
+          return k, v
+        end, d, nil
       end,
-      __name = "flux.state",
+      __name = "flux.draft",
+      __metatable = "flux.draft",
     }
 
-    readonly = function(t)
-      if type(t) ~= "table" then return t end
-      local view = views[t]
-      if view then return view end
-      view = setmetatable({}, view_mt)
-      views[t] = view
-      targets[view] = t
-      return view
+    -- The frozen form of `v`, a handler's result or part of it; `memo` maps what is done (or under way)
+    -- to its result, so shared tables stay shared and cycles end.
+    local function freeze(v, memo)
+      if type(v) ~= "table" or frozen[v] then return v end
+      local done = memo[v]
+      if done ~= nil then return done end
+      local t
+      local r = records[v]
+      if r ~= nil then
+        if r[3] ~= current then error("a state draft from an earlier action cannot be part of a new state", 0) end
+        if next(v) ~= nil then error("a state draft was changed with rawset", 0) end
+        if r[2] == nil then
+          memo[v] = r[1]
+          return r[1]
+        end
+        t = r[2] -- the draft's own copy: no script holds it
+        memo[v] = t
+      elseif getmetatable(v) == "flux.draft" then
+        error("a state draft from an earlier action cannot be part of a new state", 0)
+      else
+        t = {}  -- a table the script made stays the script's: the state gets a copy
+        memo[v] = t
+        for k, x in next, v do t[k] = x end
+      end
+      local height = 1
+      for k, x in next, t do
+        if type(x) == "table" then
+          local fx = freeze(x, memo)
+          if not rawequal(fx, x) then t[k] = fx end
+          local h = frozen[fx] or 0 -- 0: a cycle back to a table under way
+          if h >= height then height = h + 1 end
+        end
+      end
+      if height > maxdepth then error("table nested deeper than " .. maxdepth .. " levels", 0) end
+      frozen[t] = height
+      return t
     end
 
-    -- A Lua store's handler gets a copy of the state, so the published table never changes.
+    -- A Lua store's handler: called with a draft of the state; what it returns (a table) is frozen.
+    -- A failed handler leaves `current` set until the next call: its drafts can still be written (to
+    -- copies of their own) but never frozen into a state.
     local function invoke(handler, state, action)
-      return handler(deepcopy(state), action)
+      local session = {}
+      current = session
+      local new = handler(draft_of(state, session), action)
+      if type(new) == "table" then new = freeze(new, {}) end
+      current = nil
+      return new
     end
 
-    return readonly, invoke
+    -- A state from a script (flux.store's initial state): frozen, the script keeping its own table.
+    local function freeze_new(t)
+      current = nil
+      return freeze(t, {})
+    end
+
+    return invoke, freeze_new
     """#
 }
