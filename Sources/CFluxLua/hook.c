@@ -60,6 +60,9 @@ static int flux_interrupt_pending(FluxControl *control) {
 void flux_hook(lua_State *L, lua_Debug *ar);
 
 #define FLUX_HOOKS_KEY "flux.hooks"
+#define FLUX_HOOKTHREAD_KEY "flux.hookthread"
+/* What one call of a script's hook costs the budget, besides the instructions it runs. */
+#define FLUX_HOOK_CALL_COST 100
 
 /* The mask of the hook a script set on L with debug.sethook, and its count; 0 when it set none. Allocates
  * nothing. */
@@ -123,7 +126,7 @@ static void flux_setrunning(lua_State *L, FluxControl *control);
 /* Calls the hook a script set on L for this event, if it asked for it (for a count event, once its count
  * has run out; `count` instructions ran since the last one). Like ldblib's hook it gets the event's name
  * and the line; unlike it, it runs in a coroutine of its own, where the budget and interrupts reach it.
- * Its errors are raised in L. */
+ * Its errors are raised in L, and a hook that raised one is removed. */
 static void flux_callscripthook(lua_State *L, FluxControl *control, lua_Debug *ar, int count) {
     static const char *const names[] = {"call", "return", "line", "count", "tail call"};
     lua_State *co, *outer;
@@ -159,19 +162,35 @@ static void flux_callscripthook(lua_State *L, FluxControl *control, lua_Debug *a
         int event = ar->event == LUA_HOOKTAILCALL ? LUA_HOOKCALL : ar->event;
         if (!(mask & (1 << event))) { lua_pop(L, 2); return; }
     }
-    lua_rawgeti(L, -1, 1);                                 /* [.., hooks, entry, f] */
-    co = lua_newthread(L);                                 /* [.., hooks, entry, f, co] */
-    lua_insert(L, -2);
-    lua_xmove(L, co, 1);                                   /* [.., hooks, entry, co]; co: [f] */
+    /* One coroutine serves every call while it is free, so its instruction count runs on from call to
+     * call and the budget sees the hook's work even when each call is short. */
+    if (lua_getfield(L, LUA_REGISTRYINDEX, FLUX_HOOKTHREAD_KEY) != LUA_TTHREAD
+        || lua_status(co = lua_tothread(L, -1)) != LUA_OK || lua_gettop(co) != 0) {
+        lua_pop(L, 1);
+        co = lua_newthread(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, FLUX_HOOKTHREAD_KEY);
+    }                                                      /* [.., hooks, entry, co] */
+    lua_rawgeti(L, -2, 1);
+    lua_xmove(L, co, 1);                                   /* co: [f] */
     lua_pushstring(co, names[ar->event]);
     if (ar->currentline >= 0) lua_pushinteger(co, ar->currentline);
     else lua_pushnil(co);
+    /* Each call costs the budget as much as a short function would: a hook run at every instruction
+     * must not stretch the budget a hundredfold. */
+    if (control->budget > 0) control->remaining -= FLUX_HOOK_CALL_COST;
     outer = control->running;
     if (outer != NULL) flux_setrunning(co, control);
     else lua_sethook(co, NULL, 0, 0);
     status = lua_resume(co, L, 2, &results);
     if (outer != NULL) flux_setrunning(outer, control);
+    if (status == LUA_OK) lua_settop(co, 0); /* free for the next call */
     if (status != LUA_OK && status != LUA_YIELD) {
+        /* A hook that fails is removed, as a debugger drops a broken one: else it would fail every call. */
+        lua_pushthread(L);
+        lua_pushnil(L);
+        lua_rawset(L, -5);                                 /* hooks[L] = nil */
+        flux_sethook(L, control);
         lua_xmove(co, L, 1);
         lua_error(L);
     }
