@@ -10,33 +10,48 @@
 /// used after its handler returned is an error; undo and rollback keep references to frozen states.
 enum FluxPrelude {
     static let source = #"""
-    local setmetatable, getmetatable, next, type, error, tostring, rawequal, select =
-      setmetatable, getmetatable, next, type, error, tostring, rawequal, select
+    local setmetatable, getmetatable, next, type, error, rawequal =
+      setmetatable, getmetatable, next, type, error, rawequal
     local maxdepth = ...
 
-    -- frozen[t] is the height of a published table (1 for one that holds no table), weak: states live
-    -- as long as a store, its undo history or a view keeps them.
-    local frozen = setmetatable({}, { __mode = "k" })
-    -- records[draft] = {base, copy, session, parent, key}: the frozen table it stands for, its own copy
-    -- once written to, the handler call it belongs to (its drafts by base table), and where it was read
-    -- from (more such places in `more`, for a table the state holds twice).
-    local records = setmetatable({}, { __mode = "k" })
-    local draft_mt, touch
-    -- The session of the handler running now; a draft of any other is dead.
+    -- A published table carries a private metatable that records its height (1 for one holding no
+    -- table). No script ever holds a published table, and unlike a weak set of them the mark costs the
+    -- collector nothing.
+    local heights, marks = {}, {}
+
+    local function height(v)
+      local mt = getmetatable(v)
+      if mt == nil then return nil end
+      return heights[mt]
+    end
+
+    local function mark(t, h)
+      local mt = marks[h]
+      if mt == nil then
+        mt = {}
+        marks[h] = mt
+        heights[mt] = h
+      end
+      setmetatable(t, mt)
+    end
+
+    -- The session of the handler running now: session[base] is the draft of a published table, and
+    -- session[draft] its record {base, copy, parent, key, draft, more}: the table it stands for, its own
+    -- copy once written to, where it was read from (more such places in `more`, for a table the state
+    -- holds twice). A draft of any other session is dead.
     local current
+    local draft_mt, touch
 
     local function record(d)
-      local r = records[d]
-      if r == nil or r[3] ~= current then
-        error("a state draft was used after its handler returned", 3)
-      end
+      local r = current ~= nil and current[d]
+      if not r then error("a state draft was used after its handler returned", 3) end
       return r
     end
 
     local function link(r, parent, key)
-      local pr = records[parent]
+      local pr = current[parent]
       touch(pr)
-      if rawequal(pr[2][key], r[1]) then pr[2][key] = r.draft end
+      if rawequal(pr[2][key], r[1]) then pr[2][key] = r[5] end
     end
 
     -- Copies a draft's base on its first write, and its parents', so the written path is new.
@@ -45,27 +60,26 @@ enum FluxPrelude {
       local copy = {}
       for k, v in next, r[1] do copy[k] = v end
       r[2] = copy
-      if r[4] ~= nil then link(r, r[4], r[5]) end
-      local more = r.more
+      if r[3] ~= nil then link(r, r[3], r[4]) end
+      local more = r[6]
       if more ~= nil then
         for i = 1, #more, 2 do link(r, more[i], more[i + 1]) end
       end
     end
 
-    -- The draft of frozen table `t`, read from `parent[key]` in `session`: one per table and session.
-    local function draft_of(t, session, parent, key)
+    -- The draft of published table `t`, read from `parent[key]`: one per table and session.
+    local function draft_of(t, parent, key)
+      local session = current
       local d = session[t]
       if d == nil then
         d = setmetatable({}, draft_mt)
-        local r = { t, nil, session, parent, key }
-        r.draft = d
-        records[d] = r
         session[t] = d
+        session[d] = { t, nil, parent, key, d }
       elseif parent ~= nil then
-        local r = records[d]
-        if not (rawequal(r[4], parent) and rawequal(r[5], key)) then
-          local more = r.more or {}
-          r.more = more
+        local r = session[d]
+        if not (rawequal(r[3], parent) and rawequal(r[4], key)) then
+          local more = r[6] or {}
+          r[6] = more
           local known = false
           for i = 1, #more, 2 do
             if rawequal(more[i], parent) and rawequal(more[i + 1], key) then known = true end
@@ -83,7 +97,7 @@ enum FluxPrelude {
     local function get(d, k)
       local r = record(d)
       local v = (r[2] or r[1])[k]
-      if type(v) == "table" and frozen[v] then return draft_of(v, r[3], d, k) end
+      if type(v) == "table" and height(v) then return draft_of(v, d, k) end
       return v
     end
 
@@ -115,16 +129,15 @@ enum FluxPrelude {
       __metatable = "flux.draft",
     }
 
-    -- The frozen form of `v`, a handler's result or part of it; `memo` maps what is done (or under way)
-    -- to its result, so shared tables stay shared and cycles end.
+    -- The published form of `v`, a handler's result or part of it; `memo` maps what is done (or under
+    -- way) to its result, so shared tables stay shared and cycles end.
     local function freeze(v, memo)
-      if type(v) ~= "table" or frozen[v] then return v end
+      if type(v) ~= "table" or height(v) then return v end
       local done = memo[v]
       if done ~= nil then return done end
       local t
-      local r = records[v]
-      if r ~= nil then
-        if r[3] ~= current then error("a state draft from an earlier action cannot be part of a new state", 0) end
+      local r = current ~= nil and current[v]
+      if r then
         if next(v) ~= nil then error("a state draft was changed with rawset", 0) end
         if r[2] == nil then
           memo[v] = r[1]
@@ -135,31 +148,30 @@ enum FluxPrelude {
       elseif getmetatable(v) == "flux.draft" then
         error("a state draft from an earlier action cannot be part of a new state", 0)
       else
-        t = {}  -- a table the script made stays the script's: the state gets a copy
+        t = {} -- a table the script made stays the script's: the state gets a copy
         memo[v] = t
         for k, x in next, v do t[k] = x end
       end
-      local height = 1
+      local h = 1
       for k, x in next, t do
         if type(x) == "table" then
           local fx = freeze(x, memo)
           if not rawequal(fx, x) then t[k] = fx end
-          local h = frozen[fx] or 0 -- 0: a cycle back to a table under way
-          if h >= height then height = h + 1 end
+          local hx = height(fx) or 0 -- 0: a cycle back to a table under way
+          if hx >= h then h = hx + 1 end
         end
       end
-      if height > maxdepth then error("table nested deeper than " .. maxdepth .. " levels", 0) end
-      frozen[t] = height
+      if h > maxdepth then error("table nested deeper than " .. maxdepth .. " levels", 0) end
+      mark(t, h)
       return t
     end
 
-    -- A Lua store's handler: called with a draft of the state; what it returns (a table) is frozen.
-    -- A failed handler leaves `current` set until the next call: its drafts can still be written (to
+    -- A Lua store's handler: called with a draft of the state; what it returns (a table) is frozen. A
+    -- failed handler leaves its session current until the next call: its drafts can still be written (to
     -- copies of their own) but never frozen into a state.
     local function invoke(handler, state, action)
-      local session = {}
-      current = session
-      local new = handler(draft_of(state, session), action)
+      current = {}
+      local new = handler(draft_of(state), action)
       if type(new) == "table" then new = freeze(new, {}) end
       current = nil
       return new
