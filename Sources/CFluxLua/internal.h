@@ -22,4 +22,7 @@ void flux_callend(lua_State *L, lua_State *outer, FluxControl *control);
 /* Sets up the view metatable and its cache (view.c). */
 void flux_openviews(lua_State *L);
 
+/* Sets up the draft metatable, the marks of published tables and the session slot (draft.c). */
+void flux_opendrafts(lua_State *L);
+
 #endif

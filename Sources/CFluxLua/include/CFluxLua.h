@@ -7,7 +7,7 @@
  *   A longjmp must never cross a Swift frame, so Swift only calls API functions that cannot raise, and
  *   calls Lua code only through flux_pcall.
  * - The allocator that caps a state's memory.
- * - Read-only views of state tables, and the deep copy.
+ * - Read-only views of state tables, copy-on-write drafts of them for handlers, and the deep copy.
  *
  * This header only declares; the definitions are in the .c files beside it, compiled once.
  */
@@ -165,5 +165,14 @@ void flux_pushdeepcopy(lua_State *L);
 /* [.., table] -> [.., view]. The read-only view of a table no script can reach: a userdata, one per table
  * (made once, kept while either lives), whose reads cannot be redirected or changed by any script. */
 void flux_pushview(lua_State *L);
+
+/* [..] -> [.., invoke]. invoke(handler, state, action) calls a Lua store's handler with a copy-on-write
+ * draft of the published state `state` and returns what it returns, a table frozen into a published
+ * state (see draft.c). */
+void flux_pushinvoke(lua_State *L);
+
+/* [..] -> [.., freeze]. freeze(table): the published state made from a script's table, which stays the
+ * script's. */
+void flux_pushfreeze(lua_State *L);
 
 #endif

@@ -35,8 +35,9 @@ public final class FluxHost {
     @exclusivity(unchecked) var activeStack: LuaStack
     // Read on every dispatch, set up once; one thread, and no access spans a call out.
     @exclusivity(unchecked) var resolver: ActionResolver!
+    /// Calls a Lua store's handler with a draft of its state, and freezes what it returns (`flux_pushinvoke`).
     @exclusivity(unchecked) var invoke: LuaRef!
-    /// Freezes a table a script made into a state (see ``FluxPrelude``).
+    /// Freezes a table a script made into a state (`flux_pushfreeze`).
     @exclusivity(unchecked) var freeze: LuaRef!
     @exclusivity(unchecked) var stateProxyType = LuaObjectType<StateProxy>("flux.state")
     @exclusivity(unchecked) var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")

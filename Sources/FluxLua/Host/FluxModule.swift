@@ -9,7 +9,7 @@ extension FluxHost {
     func installModule() {
         let lua = vm.stack
         resolver = ActionResolver(dispatcher: dispatcher, stack: lua)
-        loadPrelude(on: lua)
+        loadStateFunctions(on: lua)
         defineStateProxy()
         defineSubscription()
 
@@ -136,17 +136,12 @@ extension FluxHost {
         }
     }
 
-    private func loadPrelude(on lua: LuaStack) {
-        do {
-            try lua.load(FluxPrelude.source, chunkName: "=flux")
-            lua.push(Int(FLUX_COPY_MAX_DEPTH))
-            try lua.pcall(arguments: 1, results: 2) // [invoke, freeze]
-            invoke = lua.ref(at: -2)
-            freeze = lua.ref(at: -1)
-            lua.pop(2)
-        } catch {
-            preconditionFailure("the flux prelude does not load: \(error)")
-        }
+    private func loadStateFunctions(on lua: LuaStack) {
+        flux_pushinvoke(lua.state)
+        invoke = lua.ref(at: -1)
+        flux_pushfreeze(lua.state)
+        freeze = lua.ref(at: -1)
+        lua.pop(2)
     }
 
     // MARK: Argument checks

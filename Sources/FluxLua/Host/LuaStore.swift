@@ -5,7 +5,7 @@ import Flux
 /// handler fails, `waitFor`, undo, the action log).
 ///
 /// A handler receives a draft of the state and returns the new state (or nothing, for no change); what
-/// it returns is frozen (see ``FluxPrelude``), so a published state table is never changed again: undo
+/// it returns is frozen (`flux_pushinvoke`, in CFluxLua's draft.c), so a published state table is never changed again: undo
 /// keeps references to old tables, and read-only views of them never change under a script that keeps
 /// one.
 final class LuaStore: StoreProtocol {
