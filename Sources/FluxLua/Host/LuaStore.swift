@@ -19,6 +19,9 @@ final class LuaStore: StoreProtocol {
     private var checkpoint: LuaRef
     private var published: LuaRef
     private var observers: [Observer] = []
+    /// How many of `observers` are cancelled: they go once they are half, so cancelling is O(1) amortized
+    /// in any order.
+    private var cancelled = 0
 
     private final class Observer {
         let send: (LuaRef) -> Void
@@ -105,6 +108,13 @@ final class LuaStore: StoreProtocol {
         subscribeTable { [weak host] in observer(LuaTableState(host: host, table: $0)) }
     }
 
+    private func forgetCancelled() {
+        cancelled += 1
+        guard cancelled * 2 > observers.count else { return }
+        observers.removeAll { !$0.isActive }
+        cancelled = 0
+    }
+
     /// Calls `observer` with the state table now and after every change.
     func subscribeTable(_ observer: @escaping (LuaRef) -> Void) -> StoreSubscription {
         let entry = Observer(observer)
@@ -112,7 +122,7 @@ final class LuaStore: StoreProtocol {
         observer(published)
         return StoreSubscription { [self] in
             entry.isActive = false
-            observers.removeAll { $0 === entry }
+            forgetCancelled()
         }
     }
 }
