@@ -24,6 +24,7 @@
 static const char sessionkey = 0; /* registry: the session now, or false */
 static const char markskey = 0;   /* registry: marks[h] = the metatable of published tables of height h */
 static const char heightkey = 0;  /* in a mark: its height */
+static const char metatablekey = 0; /* registry: the draft metatable, found without hashing its name */
 
 /* Record slots. */
 enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE };
@@ -210,7 +211,8 @@ static void flux_pushdraft(lua_State *L, int t, int parent, int key) {
     }
     lua_pop(L, 1);
     lua_createtable(L, 0, 0);
-    luaL_setmetatable(L, FLUX_DRAFT_METATABLE);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+    lua_setmetatable(L, -2);
     draft = lua_gettop(L);                               /* [.., session, draft] */
     lua_pushvalue(L, t);
     lua_pushvalue(L, draft);
@@ -335,7 +337,7 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
     } else {
         lua_pop(L, 1);
         if (lua_getmetatable(L, v)) {
-            int draft = luaL_getmetatable(L, FLUX_DRAFT_METATABLE) != LUA_TNIL && lua_rawequal(L, -1, -2);
+            int draft = lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey) != LUA_TNIL && lua_rawequal(L, -1, -2);
             lua_pop(L, 2);
             if (draft) luaL_error(L, "a state draft from an earlier action cannot be part of a new state");
         }
@@ -422,7 +424,7 @@ void flux_opendrafts(lua_State *L) {
     luaL_newmetatable(L, FLUX_DRAFT_METATABLE);
     luaL_setfuncs(L, methods, 0);
     flux_protectmetatable(L, FLUX_DRAFT_METATABLE);
-    lua_pop(L, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &metatablekey);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &markskey);
     lua_pushboolean(L, 0);

@@ -9,24 +9,40 @@
 #include "internal.h"
 
 #define FLUX_VIEW_METATABLE "flux.view" /* a Swift state proxy's is "flux.state" */
-#define FLUX_VIEWS_KEY "flux.views"
+
+/* The view metatable, kept under this address as well as its name: found without hashing a string. */
+static const char metatablekey = 0;
+/* registry: views[table] = its view, while the table lives */
+static const char viewskey = 0;
+
+/* Raises the argument error luaL_checkudata would unless the value at idx is a view. */
+static void flux_checkview(lua_State *L, int idx) {
+    int view = 0;
+    if (lua_getmetatable(L, idx)) {
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+        view = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+    }
+    if (!view) luaL_typeerror(L, idx, "flux.state");
+}
 
 /* [.., view] -> [.., view, table]. The table behind the view at `idx`; an error for anything else
  * (a metamethod called by hand). */
 static void flux_pushtarget(lua_State *L, int idx) {
-    luaL_checkudata(L, idx, FLUX_VIEW_METATABLE);
+    flux_checkview(L, idx);
     lua_getiuservalue(L, idx, 1);
 }
 
 void flux_pushview(lua_State *L) {
-    lua_getfield(L, LUA_REGISTRYINDEX, FLUX_VIEWS_KEY);   /* [.., t, views] */
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &viewskey);         /* [.., t, views] */
     lua_pushvalue(L, -2);
     if (lua_rawget(L, -2) != LUA_TUSERDATA) {             /* [.., t, views, view?] */
         lua_pop(L, 1);
         lua_newuserdatauv(L, 0, 1);                       /* [.., t, views, view] */
         lua_pushvalue(L, -3);
         lua_setiuservalue(L, -2, 1);
-        luaL_setmetatable(L, FLUX_VIEW_METATABLE);
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+        lua_setmetatable(L, -2);
         lua_pushvalue(L, -3);
         lua_pushvalue(L, -2);
         lua_rawset(L, -4);                                /* views[t] = view */
@@ -44,7 +60,7 @@ static int flux_view_index(lua_State *L) {
 }
 
 static int flux_view_newindex(lua_State *L) {
-    luaL_checkudata(L, 1, FLUX_VIEW_METATABLE);
+    flux_checkview(L, 1);
     return luaL_error(L, "state is read-only (field '%s'): dispatch an action to change it", luaL_tolstring(L, 2, NULL));
 }
 
@@ -67,7 +83,7 @@ static int flux_view_next(lua_State *L) {
 }
 
 static int flux_view_pairs(lua_State *L) {
-    luaL_checkudata(L, 1, FLUX_VIEW_METATABLE);
+    flux_checkview(L, 1);
     lua_pushcfunction(L, flux_view_next);
     lua_pushvalue(L, 1);
     lua_pushnil(L);
@@ -87,11 +103,11 @@ void flux_openviews(lua_State *L) {
     lua_pushliteral(L, "flux.state");                    /* what tostring shows, as for a Swift state */
     lua_setfield(L, -2, "__name");
     flux_protectmetatable(L, "flux.state");
-    lua_pop(L, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &metatablekey);
     lua_newtable(L);                                     /* views[table] = view, while the table lives */
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "k");
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, -2);
-    lua_setfield(L, LUA_REGISTRYINDEX, FLUX_VIEWS_KEY);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &viewskey);
 }
