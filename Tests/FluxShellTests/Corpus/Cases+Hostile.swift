@@ -123,13 +123,13 @@ extension Corpus {
             "hooked true", title: "a script's own call hook still runs"),
         lua(.hostile, """
             big = {}
-            for i = 1, 200000 do big[i] = 'entry number ' .. i end
+            for i = 1, 1000000 do big[i] = i end
             flux.store{name = 'big', state = {n = 0, list = big}, on = {['big.go'] = function(s) s.n = s.n + 1 return s end}}
             big = nil
             for i = 1, 100 do flux.dispatch('big.go') end
             error('dispatched ' .. flux.state('big').n, 0)
             """, "dispatched 100",
             outcome: .unpredictable(why: "the store the input defines exists only in this world"),
-            title: "a large Lua state with 100 undo steps: the steps share what they did not change"),
+            title: "a 16 MiB Lua state with 100 undo steps: the steps share what they did not change"),
     ]
 }
