@@ -4,7 +4,8 @@ import PackageDescription
 // The module graph is the data flow:
 //   Flux, FluxTable                      stand alone
 //   FluxFeatures  → Flux, FluxTable      plain Swift an app could use
-//   FluxLua       → CLua, Flux, FluxTable
+//   CFluxLua      → CLua                 the C side of the Lua bridge
+//   FluxLua       → CFluxLua, CLua, Flux, FluxTable
 //   FluxShell     → CReadline, FluxLua, FluxFeatures
 //   fluxsh        → FluxShell            (only `main`)
 let package = Package(
@@ -36,7 +37,8 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
-        .target(name: "FluxLua", dependencies: ["CLua", "Flux", "FluxTable"]),
+        .target(name: "CFluxLua", dependencies: ["CLua"]),
+        .target(name: "FluxLua", dependencies: ["CFluxLua", "CLua", "Flux", "FluxTable"]),
         .target(name: "FluxFeatures", dependencies: ["Flux", "FluxTable"]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .target(

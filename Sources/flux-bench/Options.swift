@@ -20,6 +20,7 @@ struct Options {
         ("table", "6: FluxTable diff, render and patch render of 10,000 rows, 1% changed"),
         ("shell", "7: fluxsh start to first prompt, and its peak memory"),
         ("memory", "7: resident memory after 1M and 2M dispatches with undo history on"),
+        ("subscriptions", "8: 100,000 subscriptions from Lua made and cancelled, oldest and newest first"),
     ]
 
     /// What `--help` and a wrong argument print.

@@ -49,6 +49,8 @@ open class Store<State: Encodable>: StoreProtocol {
     @usableFromInline @exclusivity(unchecked) final var lastHandler: (name: String, handler: Handler<any Action>?)?
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
+    /// How many of `observers` are cancelled and not removed yet.
+    @usableFromInline @exclusivity(unchecked) final var cancelledObservers = 0
     @usableFromInline @exclusivity(unchecked) final var hotPath: HotPath!
 
     /// The specialised operations the dispatcher drives.
@@ -167,12 +169,21 @@ open class Store<State: Encodable>: StoreProtocol {
         // make every retain on the notification path take the slow path.
         return StoreSubscription { [self] in
             entry.isActive = false
-            observers.removeAll { $0 === entry }
+            forgetCancelledObserver()
         }
     }
 
+    /// Notes one more cancelled observer; they go once they are half of the list, so cancelling is O(1)
+    /// amortized in any order (removing each at once made cancelling N oldest first O(N²)).
+    @usableFromInline final func forgetCancelledObserver() {
+        cancelledObservers += 1
+        guard cancelledObservers * 2 > observers.count else { return }
+        observers.removeAll { !$0.isActive }
+        cancelledObservers = 0
+    }
+
     /// How many observers are subscribed.
-    public final var subscriberCount: Int { observers.count }
+    public final var subscriberCount: Int { observers.count - cancelledObservers }
 
     @inlinable
     final func send() {
