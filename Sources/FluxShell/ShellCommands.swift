@@ -240,10 +240,21 @@ extension Shell {
     func replay(_ text: String) throws {
         let path = try arguments(text, "replay").path()
         let log = try FluxHost.readSource(path)
+        let progress = ProgressLine(label: "replaying \(path):")
+        defer { progress.finish() }
         do {
-            let count = try ActionReplayer(dispatcher: dispatcher).replay(contentsOf: log)
+            // Ctrl-C stops the replay between entries (or in a Lua handler); what it applied is rolled back.
+            let count = try dispatcher.allOrNothing {
+                try ActionReplayer(dispatcher: dispatcher).replay(
+                    contentsOf: log, progress: progress.update, shouldStop: { SignalInterrupts.interruptPending })
+            }
+            progress.finish()
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
         } catch {
+            progress.finish()
+            if SignalInterrupts.interruptPending || (error as? ReplayError)?.isStopped == true {
+                throw ShellCommandError.failed("interrupted: nothing of \(path) was applied")
+            }
             throw ShellCommandError.failed("\(path): \(error)")
         }
     }
