@@ -1,5 +1,7 @@
 import ArgumentParser
 import FluxLua
+import FluxTable
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,18 +39,22 @@ public struct Fluxsh: ParsableCommand {
     public func run() throws {
         let shell = Shell(configuration: options.configuration, write: writeOut, writeError: writeErr)
         let editor = LineEditor()
-        if editor.isInteractive { writeOut(Self.banner(for: shell)) }
+        // The banner belongs with the prompt, on the terminal, not in a file standard output goes to.
+        if editor.isInteractive { (isatty(STDOUT_FILENO) == 1 ? writeOut : writeErr)(Self.banner(for: shell)) }
         shell.runInit()
         let status = REPL(shell: shell, editor: editor).run()
         if status != 0 { throw ExitCode(status) }
     }
 
-    static func banner(for shell: Shell) -> String {
+    static func banner(for shell: Shell, width: Int = RenderOptions.detect().width) -> String {
         let stores = shell.dispatcher.stores.map(\.name)
         var text = "FluxShell \(Fluxsh.version) — Lua 5.4 with Flux stores"
         text += stores.isEmpty ? " (none yet)\n" : ": \(stores.joined(separator: ", "))\n"
         if shell.host.views.names.contains("annotationFilter") {
-            text += "Try  :render annotationFilter   :dispatch ticTacToe.placeToken {index = 4}   flux.state(\"ticTacToe\")\n"
+            let hints = [":render annotationFilter", ":dispatch ticTacToe.placeToken {index = 4}", "flux.state(\"ticTacToe\")"]
+            let line = "Try  " + hints.joined(separator: "   ")
+            // The terminal's width now: on a narrow one each hint gets a line of its own.
+            text += line.count <= width ? line + "\n" : "Try\n" + hints.map { "  " + $0 + "\n" }.joined()
         }
         text += ":help lists the commands; Tab completes; Ctrl-D leaves.\n"
         return text
@@ -66,10 +72,24 @@ struct ShellOptions: ParsableArguments {
     @Flag(name: .customLong("no-features"), help: "Start with no stores: only plugins and scripts define them.")
     var noFeatures = false
 
+    /// The options as a command line, for a child process.
+    var arguments: [String] {
+        plugins.flatMap { ["--plugins", $0.expandingTilde] } + (noColor ? ["--no-color"] : []) + (noFeatures ? ["--no-features"] : [])
+    }
+
+    func validate() throws {
+        for folder in plugins.map(\.expandingTilde) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--plugins \(folder): no such folder")
+            }
+        }
+    }
+
     var configuration: ShellConfiguration {
         var configuration = ShellConfiguration()
         configuration.features = !noFeatures
-        configuration.plugins = plugins
+        configuration.plugins = plugins.map(\.expandingTilde)
         configuration.color = !noColor
         return configuration
     }
@@ -105,13 +125,37 @@ extension Fluxsh {
 
         @OptionGroup var options: ShellOptions
 
-        @Argument(help: ArgumentHelp("Scripts, or folders of .lua scripts.", valueName: "dir|file"))
+        @Option(help: ArgumentHelp("Run only the scripts whose path contains this text.", valueName: "pattern"))
+        var filter: String?
+
+        @Option(help: ArgumentHelp("The seconds a script may run before it fails (default 60).", valueName: "seconds"))
+        var timeout: Double = 60
+
+        /// Set on the child process that runs one script: where it writes its verdict.
+        @Option(help: .hidden)
+        var report: String?
+
+        @Argument(help: ArgumentHelp("Scripts, or folders searched (with their subfolders) for .lua scripts.", valueName: "dir|file"))
         var paths: [String] = ["examples"]
+
+        func validate() throws {
+            guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        }
 
         func run() throws {
             var configuration = options.configuration
             configuration.color = false
-            let status = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr).test(paths)
+            let runner = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr)
+            let status: Int32
+            if let report, paths.count == 1 {
+                status = runner.testOne(paths[0], report: report)
+            } else {
+                // Each script in a process of its own: an os.exit, a crash or a hang ends that one alone.
+                let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                    ?? CommandLine.arguments[0]
+                status = runner.test(paths, filter: filter, isolation: .process(
+                    executable: executable, arguments: ["test"] + options.arguments, timeout: timeout))
+            }
             if status != 0 { throw ExitCode(status) }
         }
     }

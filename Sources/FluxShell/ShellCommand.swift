@@ -44,6 +44,13 @@ extension Character {
     var isBlank: Bool { self == " " || self == "\t" }
 }
 
+extension String {
+    /// The path with a leading `~` or `~user` replaced by that home folder, as a shell (and Tab) does.
+    var expandingTilde: String {
+        hasPrefix("~") ? (self as NSString).expandingTildeInPath : self
+    }
+}
+
 /// The words of a command's argument text, with a check of how many there may be.
 struct CommandArguments {
     let command: ShellCommand
@@ -77,7 +84,7 @@ struct CommandArguments {
     func path() throws -> String {
         let path = text.trimmingCharacters(in: .whitespaces)
         guard !path.isEmpty else { throw ShellCommandError.usage(command) }
-        return path
+        return path.expandingTilde
     }
 }
 
@@ -94,6 +101,7 @@ extension Shell {
                                        : "unknown command ':\(name)' (try :help)")
             return false
         }
+        followTerminalWidth()
         do {
             try command.run(self, rest)
             return true
