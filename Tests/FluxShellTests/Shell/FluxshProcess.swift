@@ -14,6 +14,36 @@ enum FluxshProcess {
         return folder.appendingPathComponent("fluxsh").path
     }
 
+    /// The release `fluxsh` — the binary users run — built from the current sources.
+    ///
+    /// `scripts/test` builds it before the specs (a build cannot run from inside `swift test`, which holds
+    /// the build folder); a missing or stale one fails the spec with the command that builds it.
+    static func releasePath() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let binary = root.appendingPathComponent(".build/release/fluxsh").path
+        let build = "swift build -c release --product fluxsh"
+        guard let built = try? FileManager.default.attributesOfItem(atPath: binary)[.modificationDate] as? Date else {
+            throw ReleaseBinaryMissing(message: "no release fluxsh at \(binary): run `\(build)` (scripts/test does)")
+        }
+        var sources = [root.appendingPathComponent("Package.swift").path]
+        if let walk = FileManager.default.enumerator(atPath: root.appendingPathComponent("Sources").path) {
+            sources += walk.compactMap { $0 as? String }.map { root.appendingPathComponent("Sources/" + $0).path }
+        }
+        for source in sources {
+            if let changed = try? FileManager.default.attributesOfItem(atPath: source)[.modificationDate] as? Date,
+               changed > built {
+                throw ReleaseBinaryMissing(message: "the release fluxsh is older than \(source): run `\(build)` (scripts/test does)")
+            }
+        }
+        return binary
+    }
+
+    struct ReleaseBinaryMissing: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
     /// This process's environment for a `fluxsh` run: no `LUA_INIT`, history in a temporary folder
     /// (not the user's), and `extra` on top.
     static func environment(_ extra: [String: String] = [:]) -> [String: String] {
