@@ -45,9 +45,13 @@ extension Character {
 }
 
 extension String {
-    /// The path with a leading `~` or `~user` replaced by that home folder, as a shell (and Tab) does.
+    /// The path with a leading `~` (`$HOME`) or `~user` replaced by that home folder, as a shell does.
     var expandingTilde: String {
-        hasPrefix("~") ? (self as NSString).expandingTildeInPath : self
+        guard hasPrefix("~") else { return self }
+        if self == "~" || hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+            return home + dropFirst()
+        }
+        return (self as NSString).expandingTildeInPath
     }
 }
 

@@ -62,15 +62,98 @@ struct FluxshProcessSpec {
         let result = try FluxshProcess.run(["test", "."], in: folder)
         #expect(result.status == 1)
         let lines = result.output.split(separator: "\n").map(String.init)
-        #expect(lines.count == 4)
-        #expect(lines.first == "ok    ./fine.lua")
-        #expect(lines.contains("ok    ./fresh.lua"))
-        #expect(lines.contains { $0.hasPrefix("FAIL  ./wrong.lua") && $0.hasSuffix("./wrong.lua:3: arithmetic: expected 3, got 2") })
+        #expect(lines.first?.hasPrefix("ok    ./fine.lua ") == true)
+        #expect(lines.first?.hasSuffix(" ms") == true, "each line shows the script's time")
+        #expect(lines.contains { $0.hasPrefix("ok    ./fresh.lua ") })
+        let failure = try #require(lines.firstIndex { $0.hasPrefix("FAIL  ./wrong.lua") })
+        #expect(lines[failure].hasSuffix(" ms  ./wrong.lua:3: arithmetic: expected 3, got 2"))
+        #expect(lines[failure + 1] == "      stack traceback:", "the assertion's traceback follows")
+        #expect(lines[(failure + 1)...].contains("        ./wrong.lua:3: in main chunk"))
         #expect(lines.last == "2 passed, 1 failed")
         let passing = try FluxshProcess.run(["test", "fine.lua", "fresh.lua"], in: folder)
         #expect(passing.status == 0)
         #expect(passing.output.hasSuffix("2 passed, 0 failed\n"))
-        #expect(try FluxshProcess.run(["test", "missing"], in: folder).status == 1)
+        let missing = try FluxshProcess.run(["test", "missing"], in: folder)
+        #expect(missing.status == 1)
+        #expect(missing.output == "0 passed, 1 failed\n")
+    }
+
+    @Test("fluxsh test: os.exit, a crash and a hang past the budget fail their script alone; the run goes on")
+    func testIsolation() throws {
+        let folder = try scriptFolder([
+            "exits.lua": "os.exit(0)",
+            "fails.lua": "os.exit(3)",
+            // The process kills itself, as a crash ends it.
+            "crashes.lua": "local f = io.open('/proc/self/stat'); local pid = f:read('n'); f:close(); os.execute('kill -KILL ' .. pid)",
+            "hangs.lua": "os.execute('sleep 10')",
+            "passes.lua": "print('passes ran')",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try FluxshProcess.run(["test", "--timeout", "1", "."], in: folder)
+        #expect(result.status == 1)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        func line(_ script: String) -> String { lines.first { $0.contains("./" + script + " ") } ?? "" }
+        #expect(line("exits.lua").hasPrefix("FAIL") && line("exits.lua").contains("ended before its last line, with exit status 0"))
+        #expect(line("fails.lua").hasPrefix("FAIL") && line("fails.lua").contains("exit status 3"))
+        #expect(line("crashes.lua").hasPrefix("FAIL") && line("crashes.lua").contains("crashed with signal 9"))
+        #expect(line("hangs.lua").hasPrefix("FAIL") && line("hangs.lua").contains("timed out after 1 s"))
+        #expect(line("passes.lua").hasPrefix("ok"))
+        #expect(lines.contains("passes ran"))
+        #expect(lines.last == "1 passed, 4 failed")
+    }
+
+    @Test("fluxsh test searches folders recursively (not into a plugin's folder); --filter picks scripts")
+    func testSelection() throws {
+        let folder = try scriptFolder(["top.lua": "expect(1, 1)"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/deep/er", withIntermediateDirectories: true)
+        try "expect(2, 2)".write(toFile: folder + "/deep/er/nested.lua", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder + "/plugin", withIntermediateDirectories: true)
+        try "error('a plugin is not a test')".write(toFile: folder + "/plugin/init.lua", atomically: true, encoding: .utf8)
+        let all = try FluxshProcess.run(["test", "."], in: folder)
+        #expect(all.status == 0)
+        #expect(all.output.contains("ok    ./deep/er/nested.lua "))
+        #expect(all.output.hasSuffix("2 passed, 0 failed\n"))
+        let filtered = try FluxshProcess.run(["test", "--filter", "nest", "."], in: folder)
+        #expect(filtered.output.hasPrefix("ok    ./deep/er/nested.lua "))
+        #expect(filtered.output.hasSuffix("1 passed, 0 failed\n"))
+        let none = try FluxshProcess.run(["test", "--filter", "nothing", "."], in: folder)
+        #expect(none.status == 1)
+        #expect(none.output == "0 passed, 0 failed\n")
+    }
+
+    @Test("fluxsh run exits non-zero when a subscriber's error was reported, though the script went on")
+    func runReportsSubscriberErrors() throws {
+        let folder = try scriptFolder([
+            "noisy.lua": "flux.subscribe('ticTacToe', function() error('subscriber broke') end)\nflux.dispatch('ticTacToe.placeToken', {index = 0})\nprint('went on')",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try FluxshProcess.run(["run", "noisy.lua"], in: folder)
+        #expect(result.output == "went on\n")
+        #expect(result.errors.contains("subscriber broke"))
+        #expect(result.status == 1)
+    }
+
+    @Test("~ in file arguments is the home folder: --plugins, :load, :record, :replay")
+    func tildeExpansion() throws {
+        let home = try scriptFolder(["tally.lua": "flux.store{name = 'tally', state = {n = 0}, on = {['tally.add'] = function(s) s.n = s.n + 1 return s end}}"])
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/plugins", withIntermediateDirectories: true)
+        try "flux.store{name = 'boxed', state = {}, on = {}}".write(toFile: home + "/plugins/boxed.lua", atomically: true, encoding: .utf8)
+        let result = try FluxshProcess.run(["--no-features", "--plugins", "~/plugins"], input: """
+            :load ~/tally.lua
+            :record ~/tally.jsonl
+            flux.dispatch('tally.add')
+            :record
+            :replay ~/tally.jsonl
+            flux.state('tally').n
+            :stores
+            """, environment: ["HOME": home])
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(result.output.contains("recorded 1 entries to \(home)/tally.jsonl"))
+        #expect(result.output.contains("replayed 1 entry from \(home)/tally.jsonl"))
+        #expect(result.output.contains("\n2\nboxed\ntally\n"))
+        #expect(FileManager.default.fileExists(atPath: home + "/tally.jsonl"))
     }
 
     @Test("options: --version, --help, --no-features, --plugins")
@@ -85,6 +168,9 @@ struct FluxshProcessSpec {
         let plugins = try FluxshProcess.run(["--no-features", "--plugins", folder], input: ":stores\n")
         #expect(plugins.output == "tally\n")
         #expect(try FluxshProcess.run(["--frobnicate"]).status != 0)
+        let missing = try FluxshProcess.run(["--plugins", folder + "/none"])
+        #expect(missing.status == 64)
+        #expect(missing.errors.contains("--plugins \(folder)/none: no such folder"))
     }
 
     private func scriptFolder(_ files: [String: String]) throws -> String {
