@@ -33,15 +33,54 @@ public struct Fluxsh: ParsableCommand {
 
     @OptionGroup var options: ShellOptions
 
+    @OptionGroup var lua: LuaCommandLine
+
     public init() {}
 
-    /// The REPL.
+    /// Parses the command line and runs it. A script argument would take the names `run` and `test`, so
+    /// the first word that is not an option (or an option's value) is looked at first: a subcommand's name
+    /// runs that subcommand with the other words, the options before it included (`fluxsh --no-color test`).
+    public static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let (subcommand, rest) = subcommand(in: arguments) else { return main(arguments) }
+        subcommand.main(rest)
+    }
+
+    /// The subcommand the first plain word of `arguments` names, and the other words; nil for none.
+    static func subcommand(in arguments: [String]) -> (ParsableCommand.Type, [String])? {
+        let valued: Set = ["--plugins", "-e", "-l"]
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" { return nil }
+            if word.hasPrefix("-") && word.count > 1 {
+                index += valued.contains(word) ? 2 : 1
+                continue
+            }
+            guard let subcommand = configuration.subcommands.first(where: { $0._commandName == word }) else { return nil }
+            var rest = arguments
+            rest.remove(at: index)
+            return (subcommand, rest)
+        }
+        return nil
+    }
+
+    /// The REPL, or a script and statements as `lua` runs them.
     public func run() throws {
-        let shell = Shell(configuration: options.configuration, write: writeOut, writeError: writeErr)
+        var reported = false
+        let shell = Shell(configuration: options.configuration, write: writeOut) { text in
+            reported = true
+            writeErr(text)
+        }
+        if lua.runsCode {
+            let ran = shell.runInit() && lua.run(in: shell)
+            // A subscriber's, view's or watch's error fails the run too, as in `fluxsh run`.
+            if !lua.wantsPrompt { throw ExitCode(ran && !reported ? 0 : 1) }
+        }
         let editor = LineEditor()
         // The banner belongs with the prompt, on the terminal, not in a file standard output goes to.
         if editor.isInteractive { (isatty(STDOUT_FILENO) == 1 ? writeOut : writeErr)(Self.banner(for: shell)) }
-        shell.runInit()
+        if !lua.runsCode { shell.runInit() }
         let status = REPL(shell: shell, editor: editor).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -134,6 +134,32 @@ struct FluxshProcessSpec {
         #expect(result.status == 1)
     }
 
+    @Test("fluxsh SCRIPT args, -e, -l and -i behave as in lua; run and test stay subcommands after options")
+    func luaCommandLine() throws {
+        let folder = try scriptFolder([
+            "args.lua": "print(arg[0], arg[1], arg[2], #arg, ...)",
+            "fails.lua": "error('script broke')",
+            "mod.lua": "return {answer = 42}",
+            "test.lua": "expect(1, 1)",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = try FluxshProcess.run(["args.lua", "one", "two"], in: folder)
+        #expect(script.status == 0)
+        #expect(script.output == "args.lua\tone\ttwo\t2\tone\ttwo\n")
+        let failing = try FluxshProcess.run(["fails.lua"], in: folder)
+        #expect(failing.status == 1)
+        #expect(failing.errors.hasPrefix("fails.lua:1: script broke\nstack traceback:"))
+        let statements = try FluxshProcess.run(["-l", "mod", "-e", "x = mod.answer", "-e", "print(x + 1)"], in: folder,
+                                               environment: ["LUA_PATH": "./?.lua"])
+        #expect(statements.output == "43\n")
+        #expect(statements.status == 0)
+        #expect(try FluxshProcess.run(["-e", "error('bad')"]).status == 1)
+        let interactive = try FluxshProcess.run(["-e", "x = 7", "-i"], input: "print(x * 6)\n")
+        #expect(interactive.output == "42\n")
+        let subcommand = try FluxshProcess.run(["--no-color", "test", "test.lua"], in: folder)
+        #expect(subcommand.output.hasSuffix("1 passed, 0 failed\n"))
+    }
+
     @Test("~ in file arguments is the home folder: --plugins, :load, :record, :replay")
     func tildeExpansion() throws {
         let home = try scriptFolder(["tally.lua": "flux.store{name = 'tally', state = {n = 0}, on = {['tally.add'] = function(s) s.n = s.n + 1 return s end}}"])
