@@ -40,7 +40,8 @@ let package = Package(
         .target(name: "CFluxLua", dependencies: ["CLua"]),
         .target(name: "FluxLua", dependencies: ["CFluxLua", "CLua", "Flux", "FluxTable"]),
         .target(name: "FluxFeatures", dependencies: ["Flux", "FluxTable"]),
-        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        // Readline comes from Debian's libreadline-dev (scripts/lib/setup.sh installs it).
+        .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),
         .target(
             name: "FluxShell",
             dependencies: [

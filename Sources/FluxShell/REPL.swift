@@ -10,7 +10,8 @@ import Darwin
 /// As in the standalone `lua`: an expression prints its value, a chunk that stops before its end
 /// continues on the next line (the `_PROMPT2` prompt, `>> `), an error prints with its traceback and the
 /// loop goes on. On a terminal Ctrl-C clears the line, or stops the running script with every store
-/// intact; Ctrl-D on an empty line leaves. On piped input there is no prompt: lines run as if typed.
+/// intact; Ctrl-D inside an unfinished chunk drops it (reporting it), on an empty line leaves. On piped
+/// input there is no prompt: lines run as if typed.
 ///
 /// ```swift
 /// let shell = Shell(write: …, writeError: …)
@@ -49,7 +50,13 @@ public final class REPL {
         var failed = false
         pending = nil
         while !shell.isFinished {
-            guard let line = editor.readLine(prompt: shell.prompt(continuation: pending != nil)) else { break }
+            guard let line = editor.readLine(prompt: shell.prompt(continuation: pending != nil)) else {
+                // Ctrl-D inside an unfinished chunk drops it with its error and prompts again, as `lua` does.
+                guard editor.isInteractive, let chunk = pending else { break }
+                reportUnfinished(chunk)
+                pending = nil
+                continue
+            }
             let input = pending.map { $0 + "\n" + line } ?? line
             switch shell.compile(input) {
             case .incomplete:
@@ -68,10 +75,15 @@ public final class REPL {
             _ = SignalInterrupts.takeInterrupt() // a Ctrl-C that stopped this input is spent
         }
         if let pending {
-            shell.reportError(LuaError(kind: .syntax, message: "stdin: the input ended inside a chunk: \(pending.split(separator: "\n").first ?? "")…"))
+            reportUnfinished(pending)
             failed = true
         }
         shell.stopRecording()
         return failed && !editor.isInteractive ? 1 : 0
+    }
+
+    /// Reports a chunk the input ended inside of, naming its first line.
+    private func reportUnfinished(_ chunk: String) {
+        shell.reportError(LuaError(kind: .syntax, message: "stdin: the input ended inside a chunk: \(chunk.split(separator: "\n").first ?? "")…"))
     }
 }

@@ -154,6 +154,7 @@ public final class Shell {
     /// - Returns: false when it failed; the error has been written.
     @discardableResult
     public func run(_ chunk: LuaRef) -> Bool {
+        followTerminalWidth()
         do {
             // The chunk is called directly, so that its traceback starts at it; its results, still on
             // the stack, go to `show`.
@@ -210,6 +211,12 @@ public final class Shell {
     }
 
     // MARK: Output
+
+    /// Tables fit the terminal as it is now, resized or not, unless a width was configured (or COLUMNS set).
+    func followTerminalWidth() {
+        guard configuration.width == nil else { return }
+        host.renderOptions.width = RenderOptions.detect().width
+    }
 
     /// Writes `text` and a newline.
     func print(_ text: String) {

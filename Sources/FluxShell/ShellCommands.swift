@@ -240,10 +240,28 @@ extension Shell {
     func replay(_ text: String) throws {
         let path = try arguments(text, "replay").path()
         let log = try FluxHost.readSource(path)
+        let progress = ProgressLine(label: "replaying \(path):")
+        defer { progress.finish() }
+        let interrupted = { SignalInterrupts.interruptPending }
         do {
-            let count = try ActionReplayer(dispatcher: dispatcher).replay(contentsOf: log)
+            // Ctrl-C stops the replay between entries (or in a Lua handler) and everything it applied is
+            // rolled back. A line the stores refuse stops it too, keeping the valid steps before it.
+            let outcome: Result<Int, ReplayError> = try dispatcher.allOrNothing {
+                do {
+                    return .success(try ActionReplayer(dispatcher: dispatcher).replay(
+                        contentsOf: log, progress: progress.update, shouldStop: interrupted))
+                } catch let error as ReplayError where !error.isStopped && !interrupted() {
+                    return .failure(error)
+                }
+            }
+            progress.finish()
+            let count = try outcome.get()
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
         } catch {
+            progress.finish()
+            if interrupted() || (error as? ReplayError)?.isStopped == true {
+                throw ShellCommandError.failed("interrupted: nothing of \(path) was applied")
+            }
             throw ShellCommandError.failed("\(path): \(error)")
         }
     }

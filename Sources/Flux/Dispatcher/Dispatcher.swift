@@ -312,6 +312,27 @@ public final class Dispatcher {
         return try body()
     }
 
+    /// Runs `body`, which may dispatch, undo and redo, all or nothing: when it throws, every store goes
+    /// back to its state from before (and is published), the undo history too; the error is rethrown.
+    ///
+    /// For long work a user may stop half-way, such as replaying a log. Outside a dispatch or group only.
+    public func allOrNothing<T>(_ body: () throws -> T) throws -> T {
+        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        let targets = registrations.map(\.target)
+        let states = targets.map { $0.snapshot() }
+        let savedHistory = history.saved()
+        do {
+            return try body()
+        } catch {
+            for (target, state) in zip(targets, states) { target.restore(state) }
+            history.restore(savedHistory)
+            phase = .notifying
+            for target in targets { target.publish() }
+            phase = .idle
+            throw error
+        }
+    }
+
     private func remember(_ entry: consuming HistoryEntry) {
         guard let openGroup else {
             history.record(entry)

@@ -31,6 +31,15 @@ public final class History {
     /// The labels of the redo steps, next first.
     public var redoLabels: [String] { redoStack.reversed().map(\.label) }
 
+    /// Both stacks as they are now, for ``restore(_:)``.
+    func saved() -> (undo: HistoryRing, redo: [HistoryEntry]) { (undoStack, redoStack) }
+
+    /// Puts both stacks back as ``saved()`` found them.
+    func restore(_ saved: (undo: HistoryRing, redo: [HistoryEntry])) {
+        undoStack = saved.undo
+        redoStack = saved.redo
+    }
+
     /// Forgets every step.
     public func clear() {
         undoStack.removeAll()

@@ -19,7 +19,12 @@ public struct ActionReplayer {
 
     /// Replays JSON Lines text; returns how many entries were applied.
     @discardableResult
-    public func replay(contentsOf text: String) throws(ReplayError) -> Int {
+    ///
+    /// - Parameters:
+    ///   - progress: Called before each entry is applied with how many were applied and how many there are.
+    ///   - shouldStop: Asked before each entry; true stops the replay with a ``ReplayError`` whose ``ReplayError/isStopped``.
+    public func replay(contentsOf text: String, progress: ((_ applied: Int, _ total: Int) -> Void)? = nil,
+                       shouldStop: @escaping () -> Bool = { false }) throws(ReplayError) -> Int {
         var applied = 0
         // Consecutive entries of one undo group are dispatched together, inside that group.
         var batch: [(line: Int, entry: ActionLogEntry)] = []
@@ -32,17 +37,23 @@ public struct ActionReplayer {
                 let run = {
                     for (line, entry) in batch {
                         current = line
+                        if shouldStop() { throw ReplayStopped() }
+                        progress?(applied, total)
                         try apply(entry)
                         applied += 1
                     }
                 }
                 if let group = first.entry.group { try dispatcher.group(group.label, run) } else { try run() }
+            } catch is ReplayStopped {
+                throw ReplayError(line: current, message: ReplayError.stopped)
             } catch {
                 throw ReplayError(line: current, message: DispatcherError.describe(error))
             }
         }
 
-        for (line, entry) in try entries(in: text) {
+        let entries = try entries(in: text)
+        let total = entries.count
+        for (line, entry) in entries {
             if let last = batch.last, entry.group == nil || last.entry.group?.id != entry.group?.id {
                 try flush()
             }
@@ -91,7 +102,15 @@ public struct ReplayError: Error, Equatable, CustomStringConvertible {
     public let message: String
 
     public var description: String { "line \(line): \(message)" }
+
+    /// The message of a replay its `shouldStop` stopped.
+    public static let stopped = "stopped"
+    /// Whether the replay was stopped rather than failed.
+    public var isStopped: Bool { message == Self.stopped }
 }
+
+/// Thrown out of a batch when `shouldStop` said so.
+private struct ReplayStopped: Error {}
 
 extension Substring {
     var trimmingWhitespace: Substring {

@@ -14,6 +14,26 @@ enum FluxshProcess {
         return folder.appendingPathComponent("fluxsh").path
     }
 
+    /// The release `fluxsh` — the binary users run.
+    ///
+    /// `scripts/test` builds it before the specs (a build cannot run from inside `swift test`, which holds
+    /// the build folder); a missing one fails the spec with the command that builds it. (Its age says
+    /// nothing: a build that finds nothing changed leaves the binary's date as it was.)
+    static func releasePath() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let binary = root.appendingPathComponent(".build/release/fluxsh").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ReleaseBinaryMissing(message: "no release fluxsh at \(binary): run `swift build -c release --product fluxsh` (scripts/test does)")
+        }
+        return binary
+    }
+
+    struct ReleaseBinaryMissing: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
     /// This process's environment for a `fluxsh` run: no `LUA_INIT`, history in a temporary folder
     /// (not the user's), and `extra` on top.
     static func environment(_ extra: [String: String] = [:]) -> [String: String] {
