@@ -42,21 +42,24 @@ struct FluxshTerminalSpec {
 }
 
 /// A process on a pseudo-terminal: what it prints is collected; what is typed goes to its terminal.
-private final class Terminal: @unchecked Sendable {
+final class Terminal: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     private let lock = NSLock()
     private var text = ""
     private var searchFrom: String.Index?
-    private let state = temporaryPath("state")
+    private let state: String
 
-    init() throws {
+    /// `fluxsh --no-color` on a terminal, its history under `state` (a fresh folder by default), run
+    /// after the shell commands in `prelude` (e.g. `ulimit -f 1`).
+    init(state: String = temporaryPath("state"), prelude: String = "") throws {
+        self.state = state
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         // -q: no banner; -f: flush at once; -e: its exit status is fluxsh's; the log goes nowhere. `script`
         // starts the command through $SHELL; `exec` takes that shell away, so Ctrl-C reaches fluxsh alone
         // (dash, waiting for its child, would otherwise exit 130 on it).
-        let command = "exec '" + FluxshProcess.path.replacingOccurrences(of: "'", with: #"'\''"#) + "' --no-color"
+        let command = prelude + (prelude.isEmpty ? "" : "; ") + "exec '" + FluxshProcess.path.replacingOccurrences(of: "'", with: #"'\''"#) + "' --no-color"
         process.arguments = ["-qfec", command, "/dev/null"]
         // SHELL: the shell script runs the command with; the user's may be anything, even /bin/false.
         process.environment = FluxshProcess.environment(["XDG_STATE_HOME": state, "TERM": "xterm", "COLUMNS": "100", "SHELL": "/bin/sh"])
@@ -72,7 +75,7 @@ private final class Terminal: @unchecked Sendable {
     }
 
     func type(_ keys: String) {
-        input.fileHandleForWriting.write(Data(keys.utf8))
+        try? input.fileHandleForWriting.write(contentsOf: Data(keys.utf8))
     }
 
     /// Waits until `expected` appears after what the last wait found; fails after `timeout` seconds.
@@ -99,6 +102,9 @@ private final class Terminal: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Everything printed so far.
+    var printed: String { lock.withLock { text } }
+
     func stop() {
         output.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { process.terminate() }
@@ -106,7 +112,7 @@ private final class Terminal: @unchecked Sendable {
     }
 }
 
-private struct TerminalTimeout: Error, CustomStringConvertible {
+struct TerminalTimeout: Error, CustomStringConvertible {
     let expected: String
     let seen: String
     var description: String { "waited in vain for \(expected.debugDescription); the terminal shows:\n\(seen)" }
