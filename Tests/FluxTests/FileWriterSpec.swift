@@ -58,8 +58,11 @@ struct FileWriterSpec {
 
     @Test("a device is written in place, never replaced, and its failure is an error naming it")
     func device() throws {
-        #expect(throws: FileError(path: "/dev/full", operation: "write", code: ENOSPC)) {
-            try FileWriter.replace("/dev/full", with: "x")
+        // Through a link: a writer that replaced what it writes would replace the link, not the device.
+        let path = folder + "/full"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/full")
+        #expect(throws: FileError(path: path, operation: "write", code: ENOSPC)) {
+            try FileWriter.replace(path, with: "x")
         }
         var info = stat()
         #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
