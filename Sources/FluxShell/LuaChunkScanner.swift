@@ -39,11 +39,16 @@ struct LuaChunkScanner {
     private static let closing: Set<String> = ["end", "until"]
     private static let operatorWords: Set<String> = ["and", "or", "not", "local"]
 
-    /// Reads one more line of the chunk (without its newline).
+    /// Reads one more line of the chunk (without its newline); a pasted block may hold several.
     mutating func scan(_ line: String) {
-        var line = line
-        line.withUTF8 { scan(bytes: $0) }
-        // The line's newline.
+        for piece in line.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            piece.withContiguousStorageIfAvailable { scan(bytes: $0) } ?? Array(piece).withUnsafeBufferPointer { scan(bytes: $0) }
+            endLine()
+        }
+    }
+
+    /// The newline at the end of a line.
+    private mutating func endLine() {
         switch state {
         case .shortString(_, escaped: true, _), .shortString(_, _, skipping: true):
             state = Self.string(state, escaped: false)

@@ -37,6 +37,12 @@ struct LuaChunkScannerTests {
         #expect(!unfinished(#"s = "a\"#, #"b""#))
     }
 
+    @Test("a pasted block arriving as one line is read line by line: a comment ends at its newline")
+    func pastedBlock() {
+        #expect(!unfinished("function f() -- a comment\n  return 1\nend"))
+        #expect(unfinished("x = 1 -- end\nfunction f()"))
+    }
+
     @Test("a short string cut by a newline is an error for the compiler to report, not more input")
     func brokenString() {
         #expect(!unfinished(#"s = "abc"#, "function ("))
