@@ -167,19 +167,25 @@ public final class LineEditor {
 /// Lines of piped input, split out of what `read` returned.
 private struct PipedInput {
     private var buffer: [UInt8] = []
+    /// How much of `buffer` is known to hold no newline: a long line is searched once, not from its
+    /// start at every read.
+    private var searched = 0
     private(set) var ended = false
 
     /// The next complete line (the last one may lack its newline once the input ended), without
     /// its `\n` or `\r\n`; nil when more input is needed or there is none.
     mutating func nextLine() -> String? {
-        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
             var line = buffer[..<newline]
-            buffer.removeSubrange(...newline)
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            return String(decoding: line, as: UTF8.self)
+            let text = String(decoding: line, as: UTF8.self)
+            buffer.removeSubrange(...newline)
+            searched = 0
+            return text
         }
+        searched = buffer.count
         guard ended, !buffer.isEmpty else { return nil }
-        defer { buffer.removeAll() }
+        defer { buffer.removeAll(); searched = 0 }
         return String(decoding: buffer, as: UTF8.self)
     }
 
@@ -197,6 +203,7 @@ private struct PipedInput {
     /// Ends the input, dropping what is left of it.
     mutating func end() {
         buffer.removeAll()
+        searched = 0
         ended = true
     }
 }

@@ -254,6 +254,6 @@ public final class Shell {
 /// An action log being written by `:record`.
 struct Recording {
     let path: String
-    let file: FileHandle
+    let file: FileWriter
     let recorder: ActionRecorder
 }

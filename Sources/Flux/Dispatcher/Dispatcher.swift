@@ -33,7 +33,7 @@ public final class Dispatcher {
 
     /// The default ``onFollowUpError``: one line on standard error.
     public static func writeFollowUpError(_ action: any Action, _ error: any Error) {
-        FileHandle.standardError.write(Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
     }
 
     private enum Phase { case idle, handling, notifying }

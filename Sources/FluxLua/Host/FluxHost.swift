@@ -26,7 +26,7 @@ public final class FluxHost {
     public var renderOptions = RenderOptions(width: 80, color: false, unicode: true)
     /// Where errors nobody can catch are written (a subscriber's, a plugin's); standard error by default.
     public var report: (String) -> Void = { message in
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
     }
     /// The plugins loaded so far, in load order.
     public internal(set) var plugins: [Plugin] = []

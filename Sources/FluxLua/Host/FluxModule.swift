@@ -153,12 +153,16 @@ extension FluxHost {
         }
     }
 
-    /// The string argument at `position`.
+    /// The string argument at `position`, as a ``Name``.
     func name(_ lua: LuaStack, _ position: Int32, _ function: String, _ what: String) throws -> String {
-        guard lua.type(at: position) == .string, let name = lua.string(at: position) else {
+        guard lua.type(at: position) == .string else {
             throw LuaArgumentError(position, function: function, "\(what) expected, got \(lua.type(at: position).name)")
         }
-        return name
+        do {
+            return try lua.name(at: position) ?? ""
+        } catch {
+            throw LuaArgumentError(position, function: function, "\(what): \(error)")
+        }
     }
 
     // MARK: dispatch
@@ -274,17 +278,22 @@ extension FluxHost {
         guard lua.type(at: 1) == .table else {
             throw LuaArgumentError(1, function: "store", "table expected, got \(lua.type(at: 1).name)")
         }
-        guard lua.rawGet("name", from: 1) == .string, let name = lua.string(at: -1), !name.isEmpty else {
+        guard lua.rawGet("name", from: 1) == .string, lua.rawLength(at: -1) > 0 else {
             throw LuaArgumentError(1, function: "store", "field 'name' must be a non-empty string, got \(lua.type(at: -1).name)")
         }
+        let name = try self.name(lua, -1, "store", "field 'name'")
         lua.pop()
 
         var handlers: [String: LuaRef] = [:]
         switch lua.rawGet("on", from: 1) {
         case .table:
             try lua.forEachPair(in: -1) { // [.., on, key, value]
-                guard lua.type(at: -2) == .string, let action = lua.string(at: -2) else {
+                guard lua.type(at: -2) == .string else {
                     throw LuaArgumentError(1, function: "store", "field 'on' must map action names to functions, found a \(lua.type(at: -2).name) key")
+                }
+                let action = try self.name(lua, -2, "store", "field 'on'")
+                guard handlers[action] == nil else {
+                    throw LuaArgumentError(1, function: "store", "field 'on' names action '\(action)' twice (the same text in two Unicode forms)")
                 }
                 guard lua.type(at: -1) == .function else {
                     throw LuaArgumentError(1, function: "store", "field 'on[\"\(action)\"]' must be a function, got \(lua.type(at: -1).name)")
@@ -300,7 +309,7 @@ extension FluxHost {
         var waitFor: [String] = []
         switch lua.rawGet("wait_for", from: 1) {
         case .table:
-            waitFor = try lua.decode([String].self, at: -1, root: "wait_for")
+            waitFor = try lua.decode([String].self, at: -1, root: "wait_for").map(Name.normalized)
         case .nil: break
         case let other:
             throw LuaArgumentError(1, function: "store", "field 'wait_for' must be a list of store names, got \(other.name)")

@@ -67,6 +67,9 @@ extension LuaValueDecoder {
             try stack.ensureSpace(4)
             open.append(pointer)
             defer { open.removeLast() }
+            // The payload is copied out with its keys as text: two keys Lua tells apart ([1] and ["1"],
+            // or one text in two Unicode forms) would become one, and a value would be lost.
+            var seen: Set<String> = []
             try stack.forEachPair(in: index) {        // [.., key, value]
                 let key: any CodingKey
                 if stack.isInteger(at: -2), let position = stack.integer(at: -2) {
@@ -78,6 +81,11 @@ extension LuaValueDecoder {
                     key = LuaCodingKey(stringValue: name)
                 } else {
                     throw refuse("invalid key: a \(stack.type(at: -2).name) key (keys are strings or integers)")
+                }
+                let text = key.intValue.map { String($0 + 1) } ?? key.stringValue
+                guard seen.insert(text).inserted else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: path + [key],
+                        debugDescription: "invalid key: two keys of the table read as \"\(text)\" (such as [1] and [\"1\"], or one text in two Unicode forms)"))
                 }
                 try checkPlainData(at: stack.top, path: path + [key], stack: stack, limit: limit, open: &open)
             }

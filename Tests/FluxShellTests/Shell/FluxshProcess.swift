@@ -52,12 +52,19 @@ enum FluxshProcess {
     }
 
     /// Runs `fluxsh arguments` with `input` piped in and `extra` added to its environment; waits for it to
-    /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start.
+    /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start;
+    /// with `fileSizeLimit`, it runs under `ulimit -f` of that many KiB, as on a disk that is full.
     static func run(_ arguments: [String], input: String = "", in directory: String? = nil,
-                    environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil) throws -> Result {
+                    environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil,
+                    fileSizeLimit: Int? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        if let fileSizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -f \(fileSizeLimit) && exec \"$0\" \"$@\"", path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = environment(extra)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
@@ -65,7 +72,7 @@ enum FluxshProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         if let interruptAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) { process.interrupt() }

@@ -182,24 +182,28 @@ struct FluxshTerminalSpec {
 }
 
 /// A process on a pseudo-terminal: what it prints is collected; what is typed goes to its terminal.
-private final class Terminal: @unchecked Sendable {
+final class Terminal: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     private let lock = NSLock()
     private var text = ""
     private var searchFrom: String.Index?
-    private let state = temporaryPath("state")
+    private let state: String
 
     /// `fluxsh arguments` from the release build on a fresh terminal; `redirect` names a file its standard
-    /// output goes to. Without `columns` the terminal keeps the size it was given (or none).
-    init(_ arguments: String = "--no-color", redirect: String? = nil, columns: String? = "100") throws {
+    /// output goes to. Without `columns` the terminal keeps the size it was given (or none). Its history
+    /// lives under `state` (a fresh folder by default); the shell commands in `prelude` (e.g. `ulimit -f 1`)
+    /// run first.
+    init(_ arguments: String = "--no-color", redirect: String? = nil, columns: String? = "100",
+         state: String = temporaryPath("state"), prelude: String = "") throws {
         let binary = try FluxshProcess.releasePath()
+        self.state = state
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         // -q: no banner; -f: flush at once; -e: its exit status is fluxsh's; the log goes nowhere. `script`
         // starts the command through $SHELL; `exec` takes that shell away, so Ctrl-C reaches fluxsh alone
         // (dash, waiting for its child, would otherwise exit 130 on it).
-        var command = "exec " + quoted(binary) + " " + arguments
+        var command = prelude + (prelude.isEmpty ? "" : "; ") + "exec " + quoted(binary) + " " + arguments
         if let redirect { command += " > " + quoted(redirect) }
         process.arguments = ["-qfec", command, "/dev/null"]
         // SHELL: the shell script runs the command with; the user's may be anything, even /bin/false.
@@ -218,7 +222,7 @@ private final class Terminal: @unchecked Sendable {
     }
 
     func type(_ keys: String) {
-        input.fileHandleForWriting.write(Data(keys.utf8))
+        try? input.fileHandleForWriting.write(contentsOf: Data(keys.utf8))
     }
 
     /// Waits until `expected` appears after what the last wait found; fails after `timeout` seconds.
@@ -255,6 +259,9 @@ private final class Terminal: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Everything printed so far.
+    var printed: String { lock.withLock { text } }
+
     func stop() {
         output.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { process.terminate() }
@@ -262,7 +269,7 @@ private final class Terminal: @unchecked Sendable {
     }
 }
 
-private struct TerminalTimeout: Error, CustomStringConvertible {
+struct TerminalTimeout: Error, CustomStringConvertible {
     let expected: String
     let seen: String
     var description: String { "waited in vain for \(expected.debugDescription); the terminal shows:\n\(seen)" }
