@@ -28,6 +28,8 @@ public final class Dispatcher {
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
     /// loop (reported through ``onFollowUpError`` as ``DispatcherError/followUpsDidNotSettle(action:limit:)``).
     public var followUpLimit = 100_000
+    /// Told of every target registered from now on (a session gives a store defined later its saved state).
+    public var didRegister: ((any DispatchTarget) -> Void)?
     /// Told when an action queued by a subscriber fails (the action that queued it already succeeded).
     public var onFollowUpError: (any Action, any Error) -> Void = Dispatcher.writeFollowUpError
 
@@ -78,6 +80,12 @@ public final class Dispatcher {
     @exclusivity(unchecked) private var touched: [Registration] = []
     @exclusivity(unchecked) private var followUps = Deque<any Action>()
     @exclusivity(unchecked) private var draining = false
+    /// Whether the action being handled or published now was queued by a subscriber: a log records
+    /// it as a follow-up, so that a replay does not dispatch it a second time.
+    @exclusivity(unchecked) public private(set) var isFollowUp = false
+    /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
+    /// the recorded follow-ups itself, in their recorded places.
+    @exclusivity(unchecked) public var dropsFollowUps = false
     @exclusivity(unchecked) private var openGroup: OpenGroup?
     private var nextGroupID = 1
 
@@ -97,6 +105,7 @@ public final class Dispatcher {
         registrations.append(registration)
         registrationsByID[token.id] = registration
         routesChanged()
+        didRegister?(target)
         return token
     }
 
@@ -157,7 +166,7 @@ public final class Dispatcher {
         case .handling:
             throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.name ?? "?")
         case .notifying:
-            followUps.append(action)
+            if !dropsFollowUps { followUps.append(action) }
         case .idle:
             try perform(action)
             if !followUps.isEmpty { drainFollowUps() }
@@ -278,7 +287,11 @@ public final class Dispatcher {
     private func drainFollowUps() {
         guard !draining else { return }
         draining = true
-        defer { draining = false }
+        isFollowUp = true
+        defer {
+            draining = false
+            isFollowUp = false
+        }
         var performed = 0
         while let next = followUps.popFirst() {
             performed += 1

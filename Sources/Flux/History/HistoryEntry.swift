@@ -19,6 +19,19 @@ public struct HistoryEntry {
         self.label = label
     }
 
+    /// A step restoring each target to its snapshot (a session rebuilding its saved history).
+    public init(label: String, changes: [(target: any DispatchTarget, snapshot: Any)]) {
+        self.label = label
+        for change in changes { append(change.target, change.snapshot) }
+    }
+
+    /// Each target the step restores, with the state it restores it to.
+    public var changes: [(target: any DispatchTarget, snapshot: Any)] {
+        var changes: [(target: any DispatchTarget, snapshot: Any)] = []
+        forEachState { changes.append(($0, $1)) }
+        return changes
+    }
+
     /// Whether the step changes nothing.
     var isEmpty: Bool { first == nil }
 
