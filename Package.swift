@@ -5,7 +5,8 @@ import PackageDescription
 //   Flux, FluxTable                      stand alone
 //   FluxFeatures  → Flux, FluxTable      plain Swift an app could use
 //   FluxLua       → CLua, Flux, FluxTable
-//   FluxShell     → CReadline, FluxLua, FluxFeatures
+//   FluxSession   → Flux, GRDB            a session's stores, journal and undo history in SQLite
+//   FluxShell     → CReadline, FluxLua, FluxFeatures, FluxSession
 //   fluxsh        → FluxShell            (only `main`)
 let package = Package(
     name: "FluxShell",
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -38,11 +40,12 @@ let package = Package(
         ),
         .target(name: "FluxLua", dependencies: ["CLua", "Flux", "FluxTable"]),
         .target(name: "FluxFeatures", dependencies: ["Flux", "FluxTable"]),
+        .target(name: "FluxSession", dependencies: ["Flux", .product(name: "GRDB", package: "GRDB.swift")]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .target(
             name: "FluxShell",
             dependencies: [
-                "CReadline", "FluxLua", "FluxFeatures",
+                "CReadline", "FluxLua", "FluxFeatures", "FluxSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +55,9 @@ let package = Package(
         .testTarget(name: "FluxTableTests", dependencies: ["FluxTable"]),
         .testTarget(name: "FluxLuaTests", dependencies: ["FluxLua", "Flux", "FluxTable"]),
         .testTarget(name: "FluxFeaturesTests", dependencies: ["FluxFeatures", "Flux", "FluxTable"]),
+        .testTarget(name: "FluxSessionTests", dependencies: [
+            "FluxSession", "Flux", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "fluxsh"]),
     ]
 )
