@@ -13,6 +13,7 @@ import Darwin
 /// fluxsh --plugins plugins        # … and every plugin in ./plugins
 /// fluxsh run setup.lua demo.lua   # run scripts in one shell; stop at the first error
 /// fluxsh test examples            # each script in a fresh shell; ok/FAIL per script
+/// fluxsh --session game           # keep the stores and undo history in the session "game"
 /// ```
 public struct Fluxsh: ParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -35,8 +36,10 @@ public struct Fluxsh: ParsableCommand {
 
     /// The REPL.
     public func run() throws {
-        let shell = Shell(configuration: options.configuration, write: writeOut, writeError: writeErr)
         let editor = LineEditor()
+        var configuration = options.configuration
+        configuration.session = try options.session.choice(defaultName: editor.isInteractive ? SessionChoice.defaultName : nil)
+        let shell = Shell(configuration: configuration, write: writeOut, writeError: writeErr)
         if editor.isInteractive { writeOut(Self.banner(for: shell)) }
         shell.runInit()
         let status = REPL(shell: shell, editor: editor).run()
@@ -66,6 +69,8 @@ struct ShellOptions: ParsableArguments {
     @Flag(name: .customLong("no-features"), help: "Start with no stores: only plugins and scripts define them.")
     var noFeatures = false
 
+    @OptionGroup var session: SessionOptions
+
     var configuration: ShellConfiguration {
         var configuration = ShellConfiguration()
         configuration.features = !noFeatures
@@ -92,7 +97,9 @@ extension Fluxsh {
         }
 
         func run() throws {
-            let status = ScriptRunner(configuration: options.configuration, write: writeOut, writeError: writeErr).run(files)
+            var configuration = options.configuration
+            configuration.session = try options.session.choice(defaultName: nil)
+            let status = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr).run(files)
             if status != 0 { throw ExitCode(status) }
         }
     }
@@ -107,6 +114,12 @@ extension Fluxsh {
 
         @Argument(help: ArgumentHelp("Scripts, or folders of .lua scripts.", valueName: "dir|file"))
         var paths: [String] = ["examples"]
+
+        func validate() throws {
+            if options.session.name != nil || options.session.fresh {
+                throw ValidationError("test runs each script in a fresh shell: --session and --fresh do not apply")
+            }
+        }
 
         func run() throws {
             var configuration = options.configuration

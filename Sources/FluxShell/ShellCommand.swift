@@ -94,6 +94,7 @@ extension Shell {
                                        : "unknown command ':\(name)' (try :help)")
             return false
         }
+        defer { acknowledge() }
         do {
             try command.run(self, rest)
             return true
