@@ -32,9 +32,11 @@ enum FluxshProcess {
     }
 
     /// Runs `fluxsh arguments` with `input` piped in and `extra` added to its environment; waits for it to
-    /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start.
+    /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start;
+    /// with `killAfter`, SIGKILL.
     static func run(_ arguments: [String], input: String = "", in directory: String? = nil,
-                    environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil) throws -> Result {
+                    environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil,
+                    killAfter: TimeInterval? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -49,6 +51,10 @@ enum FluxshProcess {
         try stdin.fileHandleForWriting.close()
         if let interruptAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) { process.interrupt() }
+        }
+        if let killAfter {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) { if process.isRunning { kill(pid, SIGKILL) } }
         }
         // Read both to the end before waiting, so a full pipe cannot stall the process.
         nonisolated(unsafe) var errors = Data()
