@@ -8,7 +8,7 @@ public struct JournalEntry {
     public let number: Int
     /// The action-log line (the time is the first of a run's).
     public let line: String
-    /// The stores it changed.
+    /// The stores that handle it.
     public let stores: [String]
 }
 

@@ -14,7 +14,7 @@ extension Session {
         do {
             (pendingStates, pendingSteps) = try database.read { db in
                 let states = try Row.fetchAll(db, sql: "SELECT store, format, state, seq FROM state")
-                let steps = try Row.fetchAll(db, sql: "SELECT stack, label, changes FROM history ORDER BY position")
+                let steps = try Row.fetchAll(db, sql: "SELECT stack, changes FROM history ORDER BY position")
                 return (Dictionary(states.map { ($0["store"] as String, $0) }, uniquingKeysWith: { first, _ in first }),
                         try steps.map { (stack: $0["stack"] as String, step: try SavedStep.decode($0["changes"])) })
             }

@@ -45,6 +45,8 @@ public final class Session {
     /// The history's version when restoring began: a step recorded since means the saved one is stale.
     var restoredHistoryVersion = 0
     private var reported: Set<String> = []
+    /// The undo steps as last saved, by their history number: a step is encoded once.
+    private var savedSteps: [Int: String] = [:]
 
     init(name: String, path: String, database: DatabaseQueue, dispatcher: Dispatcher,
          clock: @escaping () -> Double, report: @escaping (String) -> Void) throws {
@@ -56,7 +58,8 @@ public final class Session {
         self.report = report
         journal = SessionJournal(clock: clock)
         nextNumber = try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq + count), 1) FROM journal") ?? 1
+            // The last row by its key: MAX(seq + count) would read the whole journal.
+            try Int.fetchOne(db, sql: "SELECT seq + count FROM journal ORDER BY seq DESC LIMIT 1") ?? 1
         }
     }
 
@@ -66,8 +69,8 @@ public final class Session {
     /// - Throws: ``SessionError`` for a name that is not a plain file name, or a database that
     ///   cannot be opened.
     public static func open(name: String, fresh: Bool = false, directory: URL = SessionPaths.directory(),
-                            dispatcher: Dispatcher, clock: @escaping () -> Double = { Date().timeIntervalSince1970 },
-                            report: @escaping (String) -> Void = { _ in }) throws -> Session {
+                            dispatcher: Dispatcher, report: @escaping (String) -> Void = { _ in },
+                            clock: @escaping () -> Double = { Date().timeIntervalSince1970 }) throws -> Session {
         try SessionPaths.checkName(name)
         let path = directory.appendingPathComponent(name + ".sqlite").path
         do {
@@ -86,11 +89,11 @@ public final class Session {
 
     /// Starts journalling what the dispatcher commits (after ``restore()``).
     public func attach() {
-        guard !dispatcher.middleware.contains(where: { $0 === journal }) else { return }
+        guard dispatcher.commitObserver !== journal else { return }
         markHistorySaved()
         journal.onDeadline = { [unowned self] in save() }
         journal.deadline = clock() + saveInterval
-        dispatcher.middleware.append(journal)
+        dispatcher.commitObserver = journal
     }
 
     /// The history as it is now is the one saved (just restored, or nothing to save yet).
@@ -101,7 +104,7 @@ public final class Session {
     /// Saves, then stops journalling.
     public func close() {
         save()
-        dispatcher.middleware.removeAll { $0 === journal }
+        if dispatcher.commitObserver === journal { dispatcher.commitObserver = nil }
     }
 
     /// Writes what was committed since the last save, in one transaction.
@@ -113,10 +116,11 @@ public final class Session {
         defer { journal.deadline = clock() + saveInterval }
         let history = dispatcher.history
         if pendingSteps != nil { restoreHistory() } // a new step drops a saved history still waiting
-        guard !journal.runs.isEmpty || !journal.changedStores.isEmpty || history.version != savedHistoryVersion else {
-            return true
+        guard !journal.runs.isEmpty || history.version != savedHistoryVersion else { return true }
+        // The stores that handle an action committed since the last save: the others did not change.
+        let stores = journal.travelled ? dispatcher.stores : dispatcher.stores.filter { store in
+            store.handlesEveryAction || journal.actionNames.contains { store.handles($0) }
         }
-        let stores = journal.travelled ? dispatcher.stores : dispatcher.stores.filter { journal.changedStores.contains($0.name) }
         var problems: [String] = []
         let states = stores.compactMap { store -> (name: String, format: String, state: String)? in
             guard let store = store as? any PersistentState else { return nil }
@@ -127,11 +131,18 @@ public final class Session {
                 return nil
             }
         }
-        var steps: [(stack: String, step: SavedStep)]?
+        var steps: [(stack: String, json: String)]?
         if history.version != savedHistoryVersion {
             do {
                 let (undo, redo) = history.steps
-                steps = try undo.map { ("undo", try SavedStep($0)) } + redo.map { ("redo", try SavedStep($0)) }
+                var encoded: [Int: String] = [:]
+                func saved(_ entry: HistoryEntry) throws -> String {
+                    let json = try savedSteps[entry.number] ?? SavedStep(entry).json
+                    encoded[entry.number] = json
+                    return json
+                }
+                steps = try undo.map { ("undo", try saved($0)) } + redo.map { ("redo", try saved($0)) }
+                savedSteps = encoded
             } catch {
                 problems.append("the undo history cannot be saved: \(Self.describe(error))")
             }
@@ -144,7 +155,7 @@ public final class Session {
                 let insert = try db.cachedStatement(sql: "INSERT INTO journal (seq, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
                 for run in journal.runs {
                     let line = (try? run.entry.jsonLine()) ?? #"{"name":\#(JSONText.quote(run.entry.name)),"unencodable":true}"#
-                    try insert.execute(arguments: [number, run.count, line, run.stores.joined(separator: ","), run.lastTime])
+                    try insert.execute(arguments: [number, run.count, line, owners(of: run.entry), run.lastTime])
                     number += run.count
                 }
                 let upsert = try db.cachedStatement(sql: """
@@ -154,9 +165,9 @@ public final class Session {
                 for state in states { try upsert.execute(arguments: [state.name, state.format, state.state, number - 1]) }
                 if let steps {
                     try db.execute(sql: "DELETE FROM history")
-                    let add = try db.cachedStatement(sql: "INSERT INTO history (position, stack, label, changes) VALUES (?, ?, ?, ?)")
+                    let add = try db.cachedStatement(sql: "INSERT INTO history (position, stack, changes) VALUES (?, ?, ?)")
                     for (position, saved) in steps.enumerated() {
-                        try add.execute(arguments: [position, saved.stack, saved.step.label, try saved.step.json])
+                        try add.execute(arguments: [position, saved.stack, saved.json])
                     }
                 }
             }
@@ -169,6 +180,12 @@ public final class Session {
             if reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
             return false
         }
+    }
+
+    /// The stores that handle the entry's action, comma-separated (none for a step).
+    private func owners(of entry: ActionLogEntry) -> String {
+        guard let action = entry.action else { return "" }
+        return dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")
     }
 
     /// Runs `body` so that either all it commits is journalled or, when it throws, none of it: no

@@ -3,7 +3,7 @@ import GRDB
 /// Opens a session's SQLite database and brings its schema up to date.
 ///
 /// - `journal`: every committed action and undo or redo step, as action-log lines; a run of identical
-///   actions in a row (same payload, group and stores) is one row with a `count`, so a loop of a
+///   actions in a row (same payload and group) is one row with a `count`, so a loop of a
 ///   million increments costs one row, not a million.
 /// - `state`: each store's state at the last commit, in its store's encoding.
 /// - `staleState`: saved states that no longer decoded when the session was opened, kept as they were.
@@ -31,7 +31,7 @@ enum SessionDatabase {
                     seq INTEGER PRIMARY KEY,   -- the number of the run's first action, from 1
                     count INTEGER NOT NULL,    -- how many identical actions in a row the row stands for
                     line TEXT NOT NULL,        -- the first one as an action-log line
-                    stores TEXT NOT NULL,      -- the stores it changed, comma-separated
+                    stores TEXT NOT NULL,      -- the stores that handle it, comma-separated
                     lastTime REAL NOT NULL     -- when the run's last action ran
                 );
                 CREATE TABLE state (
@@ -51,8 +51,7 @@ enum SessionDatabase {
                 CREATE TABLE history (
                     position INTEGER PRIMARY KEY,  -- undo steps oldest first, then redo steps
                     stack TEXT NOT NULL,           -- 'undo' or 'redo'
-                    label TEXT NOT NULL,
-                    changes TEXT NOT NULL          -- JSON: [{"store", "format", "state"}]
+                    changes TEXT NOT NULL          -- JSON: {"label", "changes": [{"store", "format", "state"}]}
                 );
                 """)
         }

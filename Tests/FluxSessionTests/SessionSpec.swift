@@ -16,7 +16,7 @@ struct SessionSpec {
         let dispatcher = Dispatcher()
         let store: any StoreProtocol = reshaped ? ReshapedCounterStore(dispatcher: dispatcher) : CounterStore(dispatcher: dispatcher)
         let session = try Session.open(name: "work", fresh: fresh, directory: folder, dispatcher: dispatcher,
-                                       clock: { [clock] in clock.now }, report: report)
+                                       report: report, clock: { [clock] in clock.now })
         session.restore()
         session.attach()
         return (dispatcher, store, session)

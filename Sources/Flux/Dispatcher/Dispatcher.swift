@@ -25,6 +25,8 @@ public final class Dispatcher {
     public let history: History
     /// Hooks run around every dispatch, in order.
     @exclusivity(unchecked) public var middleware: [any Middleware] = []
+    /// Told of every committed action and step, after the middleware (one observer: a session's journal).
+    @exclusivity(unchecked) public var commitObserver: (any CommitObserver)?
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
     /// loop (reported through ``onFollowUpError`` as ``DispatcherError/followUpsDidNotSettle(action:limit:)``).
     public var followUpLimit = 100_000
@@ -246,6 +248,7 @@ public final class Dispatcher {
             let names = touched.map(\.target.name)
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
+        if let commitObserver { commitObserver.didCommit(action, in: self) }
         touched.removeAll(keepingCapacity: true)
         phase = .idle
     }
@@ -359,6 +362,7 @@ public final class Dispatcher {
         phase = .notifying
         entry.forEachTarget { $0.publish() }
         for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
+        commitObserver?.didTravel(step, in: self)
         phase = .idle
         if !followUps.isEmpty { drainFollowUps() }
         return true

@@ -42,8 +42,15 @@ public final class History {
     /// failed undoing itself); undo steps past ``limit`` are dropped, oldest first.
     public func replaceSteps(undo: [HistoryEntry], redo: [HistoryEntry]) {
         undoStack.removeAll()
-        for entry in undo.suffix(limit) { undoStack.append(entry) }
-        redoStack = redo
+        for var entry in undo.suffix(limit) {
+            entry.number = nextNumber()
+            undoStack.append(entry)
+        }
+        redoStack = redo.map { entry in
+            var entry = entry
+            entry.number = nextNumber()
+            return entry
+        }
         version += 1
     }
 
@@ -56,6 +63,7 @@ public final class History {
 
     func record(_ entry: consuming HistoryEntry) {
         guard limit > 0 else { return }
+        entry.number = nextNumber()
         undoStack.append(entry)
         if !redoStack.isEmpty { redoStack.removeAll() }
         version &+= 1
@@ -71,8 +79,20 @@ public final class History {
         return redoStack.popLast()
     }
 
-    func pushRedo(_ entry: HistoryEntry) { redoStack.append(entry) }
-    func pushUndo(_ entry: HistoryEntry) {
+    func pushRedo(_ entry: consuming HistoryEntry) {
+        entry.number = nextNumber()
+        redoStack.append(entry)
+    }
+
+    func pushUndo(_ entry: consuming HistoryEntry) {
+        entry.number = nextNumber()
         undoStack.append(entry)
+    }
+
+    @exclusivity(unchecked) private var lastNumber = 0
+
+    private func nextNumber() -> Int {
+        lastNumber &+= 1
+        return lastNumber
     }
 }

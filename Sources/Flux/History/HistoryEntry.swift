@@ -5,6 +5,9 @@
 public struct HistoryEntry {
     /// What the user did: the group's label, or the action's name.
     public let label: String
+    /// Set by the history when it takes the step in, unique within it: whoever saves the history
+    /// encodes a step once, not at every save.
+    public internal(set) var number = 0
     private var first: Change?
     private var rest: [Change] = []
 
