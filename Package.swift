@@ -50,7 +50,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "fluxsh", dependencies: ["FluxShell"]),
-        .executableTarget(name: "flux-bench", dependencies: ["Flux", "FluxLua", "FluxTable", "FluxFeatures"]),
+        .executableTarget(name: "flux-bench", dependencies: ["Flux", "FluxLua", "FluxTable", "FluxFeatures", "FluxSession"]),
         .testTarget(name: "FluxTests", dependencies: ["Flux"]),
         .testTarget(name: "FluxTableTests", dependencies: ["FluxTable"]),
         .testTarget(name: "FluxLuaTests", dependencies: ["FluxLua", "Flux", "FluxTable"]),

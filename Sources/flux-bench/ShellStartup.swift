@@ -33,7 +33,7 @@ struct ShellStartup {
 
     /// Runs the shell once with `:stores` and `:quit` on its input and its output (standard output and error) written
     /// to `output`.
-    func run(output: String = "/dev/null") throws -> Run {
+    func run(output: String = "/dev/null", arguments extra: [String] = []) throws -> Run {
         var input: [Int32] = [0, 0]
         guard pipe(&input) == 0 else { throw BenchmarkFailure("shell: pipe failed") }
         // Written before the start: the pipe holds it, and the clock does not include it.
@@ -49,7 +49,7 @@ struct ShellStartup {
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_TRUNC, 0)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
 
-        var arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        var arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path)] + extra.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
 
         var pid: pid_t = 0
