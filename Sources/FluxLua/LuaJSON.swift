@@ -11,7 +11,8 @@ enum LuaJSON {
     /// a table with string keys and an array a sequence (a payload).
     ///
     /// - Throws: for a number no Lua number holds exactly, or nesting deeper than `depth`.
-    static func push(_ value: Any, on lua: LuaStack, pairs: Bool, depth: Int = 200) throws {
+    /// - Parameter path: where `value` is, for messages (`tags[2]`).
+    static func push(_ value: Any, on lua: LuaStack, pairs: Bool, depth: Int = 200, path: String = "") throws {
         guard depth > 0 else { throw LuaJSONError("nested deeper than 200 levels") }
         try lua.ensureSpace(3)
         switch value {
@@ -31,7 +32,10 @@ enum LuaJSON {
                     guard !lua.isNil(at: -2), !lua.isNil(at: -1) else { throw LuaJSONError("a table entry holds nil") }
                     lua.rawSet(in: -3)
                 } else {
-                    try push(element, on: lua, pairs: false, depth: depth - 1)
+                    let place = path + "[\(offset + 1)]"
+                    // A Lua sequence cannot hold nil: the list would silently end before it.
+                    guard !(element is NSNull) else { throw LuaJSONError("field '\(place)': a list cannot hold null") }
+                    try push(element, on: lua, pairs: false, depth: depth - 1, path: place)
                     lua.rawSet(offset + 1, in: -2)
                 }
             }
@@ -42,7 +46,7 @@ enum LuaJSON {
             }
             lua.pushTable(fieldCapacity: Int32(clamping: members.count))
             for (key, member) in members {
-                try push(member, on: lua, pairs: false, depth: depth - 1)
+                try push(member, on: lua, pairs: false, depth: depth - 1, path: path.isEmpty ? key : path + "." + key)
                 lua.rawSet(key, in: -2)
             }
         default:
