@@ -7,14 +7,7 @@ import Testing
 struct ReadmeSessionSpec {
     @Test("quit, start again in the session: the README's transcript is what fluxsh prints")
     func transcript() throws {
-        let readme = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let section = try #require(text.range(of: "### Sessions"))
-        let open = try #require(text.range(of: "```\n", range: section.upperBound ..< text.endIndex))
-        let close = try #require(text.range(of: "\n```", range: open.upperBound ..< text.endIndex))
-        let lines = text[open.upperBound ..< close.lowerBound].split(separator: "\n").map(String.init)
+        let lines = try #require(ReadmeTourSpec.block(after: "### Sessions", in: try ReadmeTourSpec.readme()))
 
         var runs: [(arguments: [String], input: [String], expected: [String])] = []
         for line in lines {
