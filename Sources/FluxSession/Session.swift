@@ -154,8 +154,7 @@ public final class Session {
                 number = nextNumber
                 let insert = try db.cachedStatement(sql: "INSERT INTO journal (seq, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
                 for run in journal.runs {
-                    let line = (try? run.entry.jsonLine()) ?? #"{"name":\#(JSONText.quote(run.entry.name)),"unencodable":true}"#
-                    try insert.execute(arguments: [number, run.count, line, owners(of: run.entry), run.lastTime])
+                    try insert.execute(arguments: [number, run.count, run.entry.line, owners(of: run.entry), run.lastTime])
                     number += run.count
                 }
                 let upsert = try db.cachedStatement(sql: """

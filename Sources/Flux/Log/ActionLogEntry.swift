@@ -76,6 +76,12 @@ public struct ActionLogEntry {
         return "{" + fields.joined(separator: ",") + "}"
     }
 
+    /// The entry's line; for an action whose payload does not encode, a line that names it and says so
+    /// (`"unencodable": true`), so the gap in the log is visible and a replay stops there.
+    public var line: String {
+        (try? jsonLine()) ?? #"{"name":\#(JSONText.quote(name)),"unencodable":true}"#
+    }
+
     /// An action's payload as JSON: its own text when it writes one, else `JSONEncoder`'s.
     public static func payloadJSON(of action: any Action) throws -> String {
         if let exact = action as? any ExactJSONPayload { return try exact.payloadJSON() }

@@ -31,9 +31,7 @@ public final class ActionRecorder: Middleware {
     }
 
     private func emit(_ entry: ActionLogEntry) {
-        // An action that does not encode cannot be replayed; record its name so the gap is visible.
-        let line = (try? entry.jsonLine()) ?? #"{"name":\#(JSONText.quote(entry.name)),"unencodable":true}"#
         count += 1
-        write(line)
+        write(entry.line)
     }
 }
