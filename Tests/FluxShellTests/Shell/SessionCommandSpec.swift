@@ -21,6 +21,16 @@ struct SessionCommandSpec {
         #expect(FileManager.default.fileExists(atPath: state + "/fluxsh/sessions/game.sqlite"))
     }
 
+    @Test("a Lua store defined again after a restart gets its saved state, floats and large integers intact, and its undo steps")
+    func luaStoreDefinedLater() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let define = #"flux.store{name = "notes", state = {n = 0, f = 2.0, big = 9007199254740993}, on = {["notes.add"] = function(s, a) s.n = s.n + 1; s.f = s.f + a.x; return s end}}"#
+        _ = try fluxsh(["--session", "lua"], define + "\n:dispatch notes.add {x = 1.0}\n:dispatch notes.add {x = 0.5}\n")
+        let again = try fluxsh(["--session", "lua"], define + "\n:state notes\nmath.type(flux.state('notes').f)\n:undo\n:state notes\n")
+        #expect(again.output == "{big = 9007199254740993, f = 3.5, n = 2}\nfloat\nundid notes.add\n{big = 9007199254740993, f = 3.0, n = 1}\n")
+        #expect(again.errors.isEmpty)
+    }
+
     @Test("piped input and fluxsh run keep no session unless one is named")
     func noSessionByDefault() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
