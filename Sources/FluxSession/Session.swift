@@ -34,6 +34,7 @@ public final class Session {
 
     let database: DatabaseQueue
     let journal: SessionJournal
+    private let lock: SessionLock
     let clock: () -> Double
     /// The number the next journalled action gets (the journal's length plus one).
     var nextNumber: Int
@@ -48,8 +49,9 @@ public final class Session {
     /// The undo steps as last saved, by their history number: a step is encoded once.
     private var savedSteps: [Int: String] = [:]
 
-    init(name: String, path: String, database: DatabaseQueue, dispatcher: Dispatcher,
+    init(name: String, path: String, lock: SessionLock, database: DatabaseQueue, dispatcher: Dispatcher,
          clock: @escaping () -> Double, report: @escaping (String) -> Void) throws {
+        self.lock = lock
         self.name = name
         self.path = path
         self.database = database
@@ -75,9 +77,11 @@ public final class Session {
         let path = directory.appendingPathComponent(name + ".sqlite").path
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let lock = try SessionLock(path: path, name: name)
             let aside = fresh ? try SessionPaths.moveAside(path, name: name, in: directory, time: clock()) : nil
             let database = try SessionDatabase.open(path: path)
-            let session = try Session(name: name, path: path, database: database, dispatcher: dispatcher, clock: clock, report: report)
+            let session = try Session(name: name, path: path, lock: lock, database: database, dispatcher: dispatcher,
+                                      clock: clock, report: report)
             session.movedAside = aside
             return session
         } catch let error as SessionError {

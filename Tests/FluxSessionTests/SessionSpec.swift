@@ -139,6 +139,15 @@ struct SessionSpec {
         #expect(lines.last?.contains(#""by":9"#) == true)
     }
 
+    @Test("a session open in one place cannot be opened in another until it is closed")
+    func oneOwner() throws {
+        var first: Session? = try Session.open(name: "held", directory: folder, dispatcher: Dispatcher())
+        #expect(throws: SessionError.self) { try Session.open(name: "held", directory: folder, dispatcher: Dispatcher()) }
+        #expect(first != nil)
+        first = nil
+        #expect(try Session.open(name: "held", directory: folder, dispatcher: Dispatcher()).name == "held")
+    }
+
     @Test("a session name is a plain file name")
     func names() {
         for name in ["", "../x", ".hidden", "a/b", "a b"] {
