@@ -19,7 +19,8 @@ final class SessionJournal: CommitObserver {
     @exclusivity(unchecked) private(set) var actionNames: Set<String> = []
     /// Whether an undo or redo ran since the last save (it may have changed any store).
     @exclusivity(unchecked) private(set) var travelled = false
-    /// Called when an action commits at or past ``deadline``: the session saves then.
+    /// Called when an action commits at or past ``deadline`` with no group open and no follow-up
+    /// queued: the session saves then.
     @exclusivity(unchecked) var onDeadline: () -> Void = {}
     /// When the next save is due, in the clock's seconds.
     @exclusivity(unchecked) var deadline = Double.infinity
@@ -58,7 +59,7 @@ final class SessionJournal: CommitObserver {
             lastGroupID = group?.id
             lastIsFollowUp = isFollowUp
         }
-        if now >= deadline { onDeadline() }
+        if now >= deadline, dispatcher.isSettled { onDeadline() }
     }
 
     func didTravel(_ step: HistoryStep, in dispatcher: Dispatcher) {
@@ -66,7 +67,7 @@ final class SessionJournal: CommitObserver {
         travelled = true
         runs.append(Run(entry: ActionLogEntry(step: step, time: now), count: 1, lastTime: now))
         runsBefore = runs.count
-        if now >= deadline { onDeadline() }
+        if now >= deadline, dispatcher.isSettled { onDeadline() }
     }
 
     /// How many actions and steps wait to be saved.

@@ -154,6 +154,10 @@ public final class Dispatcher {
     /// Whether stores are handling an action right now.
     public var isDispatching: Bool { phase == .handling }
 
+    /// Whether no group is open and no follow-up is queued: what has been dispatched is complete, so a
+    /// session saving now saves no half of a group or an action without its follow-ups.
+    public var isSettled: Bool { openGroup == nil && followUps.isEmpty }
+
     /// The label and number of the undo group open now, if any (the action log records it).
     public var currentGroup: (id: Int, label: String)? {
         openGroup.map { ($0.id, $0.label) }
