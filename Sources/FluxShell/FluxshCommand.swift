@@ -15,6 +15,7 @@ import Darwin
 /// fluxsh --plugins plugins        # … and every plugin in ./plugins
 /// fluxsh run setup.lua demo.lua   # run scripts in one shell; stop at the first error
 /// fluxsh test examples            # each script in a fresh shell; ok/FAIL per script
+/// fluxsh --session game           # keep the stores and undo history in the session "game"
 /// ```
 public struct Fluxsh: ParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -48,7 +49,7 @@ public struct Fluxsh: ParsableCommand {
 
     /// The subcommand the first plain word of `arguments` names, and the other words; nil for none.
     static func subcommand(in arguments: [String]) -> (ParsableCommand.Type, [String])? {
-        let valued: Set = ["--plugins", "-e", "-l"]
+        let valued: Set = ["--plugins", "--session", "-e", "-l"]
         var index = 0
         while index < arguments.count {
             let word = arguments[index]
@@ -67,8 +68,13 @@ public struct Fluxsh: ParsableCommand {
 
     /// The REPL, or a script and statements as `lua` runs them.
     public func run() throws {
+        let editor = LineEditor()
+        var configuration = options.configuration
+        // A session is kept by default only for a person at the prompt, not for a script run as `lua` runs it.
+        let prompts = editor.isInteractive && (!lua.runsCode || lua.wantsPrompt)
+        configuration.session = try options.session.choice(defaultName: prompts ? SessionChoice.defaultName : nil)
         var reported = false
-        let shell = Shell(configuration: options.configuration, write: writeOut) { text in
+        let shell = Shell(configuration: configuration, write: writeOut) { text in
             reported = true
             writeErr(text)
         }
@@ -77,7 +83,6 @@ public struct Fluxsh: ParsableCommand {
             // A subscriber's, view's or watch's error fails the run too, as in `fluxsh run`.
             if !lua.wantsPrompt { throw ExitCode(ran && !reported ? 0 : 1) }
         }
-        let editor = LineEditor()
         // The banner belongs with the prompt, on the terminal, not in a file standard output goes to.
         if editor.isInteractive { (isatty(STDOUT_FILENO) == 1 ? writeOut : writeErr)(Self.banner(for: shell)) }
         if !lua.runsCode { shell.runInit() }
@@ -125,6 +130,8 @@ struct ShellOptions: ParsableArguments {
         }
     }
 
+    @OptionGroup var session: SessionOptions
+
     var configuration: ShellConfiguration {
         var configuration = ShellConfiguration()
         configuration.features = !noFeatures
@@ -151,7 +158,9 @@ extension Fluxsh {
         }
 
         func run() throws {
-            let status = ScriptRunner(configuration: options.configuration, write: writeOut, writeError: writeErr).run(files)
+            var configuration = options.configuration
+            configuration.session = try options.session.choice(defaultName: nil)
+            let status = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr).run(files)
             if status != 0 { throw ExitCode(status) }
         }
     }
@@ -179,6 +188,9 @@ extension Fluxsh {
 
         func validate() throws {
             guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+            if options.session.name != nil || options.session.fresh {
+                throw ValidationError("test runs each script in a fresh shell: --session and --fresh do not apply")
+            }
         }
 
         func run() throws {

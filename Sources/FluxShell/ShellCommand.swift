@@ -106,6 +106,7 @@ extension Shell {
             return false
         }
         followTerminalWidth()
+        defer { acknowledge() }
         do {
             try command.run(self, rest)
             return true

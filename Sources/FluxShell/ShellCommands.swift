@@ -28,7 +28,7 @@ extension Shell {
                      completes: []) { shell, text in try shell.travel(text, undo: true) },
         ShellCommand(name: "redo", arguments: "", summary: "redo what was undone",
                      completes: []) { shell, text in try shell.travel(text, undo: false) },
-        ShellCommand(name: "history", arguments: "", summary: "list the steps undo and redo would take",
+        ShellCommand(name: "history", arguments: "[count|all]", summary: "list the steps undo and redo would take; with a count or all, the session's journal with payloads",
                      completes: []) { shell, text in try shell.listHistory(text) },
         ShellCommand(name: "load", arguments: "<file>", summary: "load a Lua plugin (a .lua file, or a folder with init.lua)",
                      completes: [.file]) { shell, text in try shell.load(text) },
@@ -42,6 +42,10 @@ extension Shell {
                      completes: [.file]) { shell, text in try shell.record(text, mode: .append) },
         ShellCommand(name: "replay", arguments: "<file>", summary: "dispatch the actions of a recorded log",
                      completes: [.file]) { shell, text in try shell.replay(text) },
+        ShellCommand(name: "session", arguments: "", summary: "show the session kept: its name, file and journal",
+                     completes: []) { shell, text in try shell.showSession(text) },
+        ShellCommand(name: "export", arguments: "<file> [from-to]", summary: "write the session's journal (or a range of it) as an action log",
+                     completes: [.file]) { shell, text in try shell.export(text) },
         ShellCommand(name: "quit", arguments: "", summary: "leave the shell (Ctrl-D does too)",
                      completes: []) { shell, text in try shell.quit(text) },
     ]
@@ -180,7 +184,15 @@ extension Shell {
     }
 
     func listHistory(_ text: String) throws {
-        try arguments(text, "history").none()
+        switch try arguments(text, "history").optional() {
+        case nil: break
+        case "all": return try listJournal(nil)
+        case let count?:
+            guard let count = Int(count), count > 0 else {
+                throw ShellCommandError.failed("'\(count)' is not a count: :history 20 lists the journal's last 20 entries, :history all all of it")
+            }
+            return try listJournal(count)
+        }
         let history = dispatcher.history
         let done = history.undoLabels, undone = history.redoLabels
         guard !done.isEmpty || !undone.isEmpty else { return print("no history yet") }
@@ -282,18 +294,14 @@ extension Shell {
         defer { progress.finish() }
         let interrupted = { SignalInterrupts.interruptPending }
         do {
-            // Ctrl-C stops the replay between entries (or in a Lua handler) and everything it applied is
-            // rolled back. A line the stores refuse stops it too, keeping the valid steps before it.
-            let outcome: Result<Int, ReplayError> = try dispatcher.allOrNothing {
-                do {
-                    return .success(try ActionReplayer(dispatcher: dispatcher).replay(
-                        contentsOf: log, progress: progress.update, shouldStop: interrupted))
-                } catch let error as ReplayError where !error.isStopped && !interrupted() {
-                    return .failure(error)
-                }
+            // All or nothing: a line the stores refuse, or Ctrl-C between entries (or in a Lua handler),
+            // puts every store and the undo history back.
+            let replayer = ActionReplayer(dispatcher: dispatcher, decode: host.logDecoder)
+            let replay = { () throws(ReplayError) -> Int in
+                try replayer.replay(contentsOf: log, progress: progress.update, shouldStop: interrupted)
             }
+            let count = try session.map { try $0.atomically(replay) } ?? replay()
             progress.finish()
-            let count = try outcome.get()
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
         } catch {
             progress.finish()

@@ -31,9 +31,9 @@ struct ShellStartup {
 
     let path: String
 
-    /// Runs the shell once with `input` (`:stores` and `:quit` by default) on its input and its output
-    /// (standard output and error) written to `output`.
-    func run(input: String = ":stores\n:quit\n", output: String = "/dev/null") throws -> Run {
+    /// Runs the shell once, with `extra` arguments, `input` (`:stores` and `:quit` by default) on its
+    /// input and its output (standard output and error) written to `output`.
+    func run(input: String = ":stores\n:quit\n", output: String = "/dev/null", arguments extra: [String] = []) throws -> Run {
         // Written to a file before the start: the clock does not include it, and no pipe fills up.
         let inputFile = try Self.temporaryFile()
         defer { unlink(inputFile) }
@@ -48,7 +48,7 @@ struct ShellStartup {
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_TRUNC, 0)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
 
-        var arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        var arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path)] + extra.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
 
         var pid: pid_t = 0

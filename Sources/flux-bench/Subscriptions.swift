@@ -25,7 +25,7 @@ enum Subscriptions {
 
     static func figures(_ options: Options) throws -> [Figure] {
         progress("subscriptions: \(options.runs) runs")
-        let workload = "8 subscribe + cancel"
+        let workload = "10 subscribe + cancel"
         var figures: [Figure] = []
         for (store, kind) in [("bench", "Swift store"), ("luasubs", "Lua store")] {
             for oldestFirst in [true, false] {

@@ -25,9 +25,13 @@ public final class Dispatcher {
     public let history: History
     /// Hooks run around every dispatch, in order.
     @exclusivity(unchecked) public var middleware: [any Middleware] = []
+    /// Told of every committed action and step, after the middleware (one observer: a session's journal).
+    @exclusivity(unchecked) public var commitObserver: (any CommitObserver)?
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
     /// loop (reported through ``onFollowUpError`` as ``DispatcherError/followUpsDidNotSettle(action:limit:)``).
     public var followUpLimit = 100_000
+    /// Told of every target registered from now on (a session gives a store defined later its saved state).
+    public var didRegister: ((any DispatchTarget) -> Void)?
     /// Told when an action queued by a subscriber fails (the action that queued it already succeeded).
     public var onFollowUpError: (any Action, any Error) -> Void = Dispatcher.writeFollowUpError
 
@@ -78,6 +82,12 @@ public final class Dispatcher {
     @exclusivity(unchecked) private var touched: [Registration] = []
     @exclusivity(unchecked) private var followUps = Deque<any Action>()
     @exclusivity(unchecked) private var draining = false
+    /// Whether the action being handled or published now was queued by a subscriber: a log records
+    /// it as a follow-up, so that a replay does not dispatch it a second time.
+    @exclusivity(unchecked) public private(set) var isFollowUp = false
+    /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
+    /// the recorded follow-ups itself, in their recorded places.
+    @exclusivity(unchecked) public var dropsFollowUps = false
     @exclusivity(unchecked) private var openGroup: OpenGroup?
     private var nextGroupID = 1
 
@@ -97,6 +107,7 @@ public final class Dispatcher {
         registrations.append(registration)
         registrationsByID[token.id] = registration
         routesChanged()
+        didRegister?(target)
         return token
     }
 
@@ -143,6 +154,10 @@ public final class Dispatcher {
     /// Whether stores are handling an action right now.
     public var isDispatching: Bool { phase == .handling }
 
+    /// Whether no group is open and no follow-up is queued: what has been dispatched is complete, so a
+    /// session saving now saves no half of a group or an action without its follow-ups.
+    public var isSettled: Bool { openGroup == nil && followUps.isEmpty }
+
     /// The label and number of the undo group open now, if any (the action log records it).
     public var currentGroup: (id: Int, label: String)? {
         openGroup.map { ($0.id, $0.label) }
@@ -157,7 +172,7 @@ public final class Dispatcher {
         case .handling:
             throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.name ?? "?")
         case .notifying:
-            followUps.append(action)
+            if !dropsFollowUps { followUps.append(action) }
         case .idle:
             try perform(action)
             if !followUps.isEmpty { drainFollowUps() }
@@ -237,6 +252,7 @@ public final class Dispatcher {
             let names = touched.map(\.target.name)
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
+        if let commitObserver { commitObserver.didCommit(action, in: self) }
         touched.removeAll(keepingCapacity: true)
         phase = .idle
     }
@@ -278,7 +294,11 @@ public final class Dispatcher {
     private func drainFollowUps() {
         guard !draining else { return }
         draining = true
-        defer { draining = false }
+        isFollowUp = true
+        defer {
+            draining = false
+            isFollowUp = false
+        }
         var performed = 0
         while let next = followUps.popFirst() {
             performed += 1
@@ -320,12 +340,12 @@ public final class Dispatcher {
         guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         let targets = registrations.map(\.target)
         let states = targets.map { $0.snapshot() }
-        let savedHistory = history.saved()
+        let steps = history.steps
         do {
             return try body()
         } catch {
             for (target, state) in zip(targets, states) { target.restore(state) }
-            history.restore(savedHistory)
+            history.replaceSteps(undo: steps.undo, redo: steps.redo)
             phase = .notifying
             for target in targets { target.publish() }
             phase = .idle
@@ -367,6 +387,7 @@ public final class Dispatcher {
         phase = .notifying
         entry.forEachTarget { $0.publish() }
         for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
+        commitObserver?.didTravel(step, in: self)
         phase = .idle
         if !followUps.isEmpty { drainFollowUps() }
         return true

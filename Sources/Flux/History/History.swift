@@ -31,31 +31,68 @@ public final class History {
     /// The labels of the redo steps, next first.
     public var redoLabels: [String] { redoStack.reversed().map(\.label) }
 
-    /// Both stacks as they are now, for ``restore(_:)``.
-    func saved() -> (undo: HistoryRing, redo: [HistoryEntry]) { (undoStack, redoStack) }
+    /// Goes up by one whenever a step is recorded, taken or dropped: whoever saves the history saves
+    /// it again only when this moved.
+    @exclusivity(unchecked) public private(set) var version = 0
 
-    /// Puts both stacks back as ``saved()`` found them.
-    func restore(_ saved: (undo: HistoryRing, redo: [HistoryEntry])) {
-        undoStack = saved.undo
-        redoStack = saved.redo
+    /// The steps as they are: undo oldest first, redo with the next one to take last.
+    public var steps: (undo: [HistoryEntry], redo: [HistoryEntry]) { (undoStack.entries, redoStack) }
+
+    /// Puts back steps read from ``steps`` (a session restoring its saved history, a replay that
+    /// failed undoing itself); undo steps past ``limit`` are dropped, oldest first.
+    public func replaceSteps(undo: [HistoryEntry], redo: [HistoryEntry]) {
+        undoStack.removeAll()
+        for var entry in undo.suffix(limit) {
+            entry.number = nextNumber()
+            undoStack.append(entry)
+        }
+        redoStack = redo.map { entry in
+            var entry = entry
+            entry.number = nextNumber()
+            return entry
+        }
+        version += 1
     }
 
     /// Forgets every step.
     public func clear() {
         undoStack.removeAll()
         redoStack.removeAll()
+        version += 1
     }
 
     func record(_ entry: consuming HistoryEntry) {
         guard limit > 0 else { return }
+        entry.number = nextNumber()
         undoStack.append(entry)
         if !redoStack.isEmpty { redoStack.removeAll() }
+        version &+= 1
     }
 
-    func popUndo() -> HistoryEntry? { undoStack.popLast() }
-    func popRedo() -> HistoryEntry? { redoStack.popLast() }
-    func pushRedo(_ entry: HistoryEntry) { redoStack.append(entry) }
-    func pushUndo(_ entry: HistoryEntry) {
+    func popUndo() -> HistoryEntry? {
+        version += 1
+        return undoStack.popLast()
+    }
+
+    func popRedo() -> HistoryEntry? {
+        version += 1
+        return redoStack.popLast()
+    }
+
+    func pushRedo(_ entry: consuming HistoryEntry) {
+        entry.number = nextNumber()
+        redoStack.append(entry)
+    }
+
+    func pushUndo(_ entry: consuming HistoryEntry) {
+        entry.number = nextNumber()
         undoStack.append(entry)
+    }
+
+    @exclusivity(unchecked) private var lastNumber = 0
+
+    private func nextNumber() -> Int {
+        lastNumber &+= 1
+        return lastNumber
     }
 }

@@ -5,6 +5,9 @@
 public struct HistoryEntry {
     /// What the user did: the group's label, or the action's name.
     public let label: String
+    /// Set by the history when it takes the step in, unique within it: whoever saves the history
+    /// encodes a step once, not at every save.
+    public internal(set) var number = 0
     private var first: Change?
     private var rest: [Change] = []
 
@@ -17,6 +20,19 @@ public struct HistoryEntry {
 
     init(label: String) {
         self.label = label
+    }
+
+    /// A step restoring each target to its snapshot (a session rebuilding its saved history).
+    public init(label: String, changes: [(target: any DispatchTarget, snapshot: Any)]) {
+        self.label = label
+        for change in changes { append(change.target, change.snapshot) }
+    }
+
+    /// Each target the step restores, with the state it restores it to.
+    public var changes: [(target: any DispatchTarget, snapshot: Any)] {
+        var changes: [(target: any DispatchTarget, snapshot: Any)] = []
+        forEachState { changes.append(($0, $1)) }
+        return changes
     }
 
     /// Whether the step changes nothing.

@@ -6,7 +6,7 @@ import Flux
 ///
 /// Its payload is kept as a ``LuaValue`` so that it can be logged as JSON and replayed into fresh
 /// stores exactly like a Swift action.
-public struct LuaAction: Action {
+public struct LuaAction: Action, Equatable, ExactJSONPayload {
     /// Unused: each script-defined action carries its own ``name``.
     public static let name = "lua.action"
 
@@ -31,6 +31,11 @@ public struct LuaAction: Action {
     /// Encodes the payload alone, as a Swift action encodes its fields.
     public func encode(to encoder: any Encoder) throws {
         try payload.encode(to: encoder)
+    }
+
+    /// The payload as JSON in which a float stays a float (`2.0`).
+    public func payloadJSON() throws -> String {
+        try payload.json()
     }
 
     private enum Keys: String, CodingKey { case name, payload }

@@ -53,10 +53,11 @@ enum FluxshProcess {
 
     /// Runs `fluxsh arguments` with `input` piped in and `extra` added to its environment; waits for it to
     /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start;
-    /// with `fileSizeLimit`, it runs under `ulimit -f` of that many KiB, as on a disk that is full.
+    /// with `killAfter`, SIGKILL; with `fileSizeLimit`, it runs under `ulimit -f` of that many KiB, as on a
+    /// disk that is full.
     static func run(_ arguments: [String], input: String = "", in directory: String? = nil,
                     environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil,
-                    fileSizeLimit: Int? = nil) throws -> Result {
+                    killAfter: TimeInterval? = nil, fileSizeLimit: Int? = nil) throws -> Result {
         let process = Process()
         if let fileSizeLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -76,6 +77,10 @@ enum FluxshProcess {
         try stdin.fileHandleForWriting.close()
         if let interruptAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) { process.interrupt() }
+        }
+        if let killAfter {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) { if process.isRunning { kill(pid, SIGKILL) } }
         }
         // Read both to the end before waiting, so a full pipe cannot stall the process.
         nonisolated(unsafe) var errors = Data()
