@@ -4,8 +4,10 @@ import PackageDescription
 // The module graph is the data flow:
 //   Flux, FluxTable                      stand alone
 //   FluxFeatures  → Flux, FluxTable      plain Swift an app could use
-//   FluxLua       → CLua, Flux, FluxTable
-//   FluxShell     → CReadline, FluxLua, FluxFeatures
+//   CFluxLua      → CLua                 the C side of the Lua bridge
+//   FluxLua       → CFluxLua, CLua, Flux, FluxTable
+//   FluxSession   → Flux, GRDB            a session's stores, journal and undo history in SQLite
+//   FluxShell     → CReadline, FluxLua, FluxFeatures, FluxSession
 //   fluxsh        → FluxShell            (only `main`)
 let package = Package(
     name: "FluxShell",
@@ -21,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -36,22 +39,28 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
-        .target(name: "FluxLua", dependencies: ["CLua", "Flux", "FluxTable"]),
+        .target(name: "CFluxLua", dependencies: ["CLua"]),
+        .target(name: "FluxLua", dependencies: ["CFluxLua", "CLua", "Flux", "FluxTable"]),
         .target(name: "FluxFeatures", dependencies: ["Flux", "FluxTable"]),
-        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        .target(name: "FluxSession", dependencies: ["Flux", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Readline comes from Debian's libreadline-dev (scripts/lib/setup.sh installs it).
+        .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),
         .target(
             name: "FluxShell",
             dependencies: [
-                "CReadline", "FluxLua", "FluxFeatures",
+                "CReadline", "FluxLua", "FluxFeatures", "FluxSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "fluxsh", dependencies: ["FluxShell"]),
-        .executableTarget(name: "flux-bench", dependencies: ["Flux", "FluxLua", "FluxTable", "FluxFeatures"]),
+        .executableTarget(name: "flux-bench", dependencies: ["Flux", "FluxLua", "FluxTable", "FluxFeatures", "FluxSession"]),
         .testTarget(name: "FluxTests", dependencies: ["Flux"]),
         .testTarget(name: "FluxTableTests", dependencies: ["FluxTable"]),
         .testTarget(name: "FluxLuaTests", dependencies: ["FluxLua", "Flux", "FluxTable"]),
         .testTarget(name: "FluxFeaturesTests", dependencies: ["FluxFeatures", "Flux", "FluxTable"]),
+        .testTarget(name: "FluxSessionTests", dependencies: [
+            "FluxSession", "Flux", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "fluxsh"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// Owns the C control block of one state: its allocator counters, memory cap, instruction budget,

@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 import Flux
 
@@ -196,6 +197,11 @@ extension Dictionary: LuaDirectDecodable where Key == String, Value: Decodable {
             } else {
                 throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath,
                     debugDescription: "expected a table with string keys, got a \(stack.type(at: -2).name) key"))
+            }
+            // Two keys Lua tells apart, one key here: refused rather than one value silently lost.
+            guard result[key] == nil else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [LuaCodingKey(stringValue: key)],
+                    debugDescription: "two keys of the table read as \"\(key)\" (such as [1] and [\"1\"], or one text in two Unicode forms)"))
             }
             result[key] = try decoder.decode(Value.self, at: stack.top, path: decoder.codingPath + [LuaCodingKey(stringValue: key)])
         }

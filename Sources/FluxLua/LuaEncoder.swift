@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 import Flux
 

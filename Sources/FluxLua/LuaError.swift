@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// An error from Lua: a script that raised, did not compile, ran out of memory or was stopped.

@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// A Swift function callable from Lua.

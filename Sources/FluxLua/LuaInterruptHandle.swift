@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// Interrupts one `LuaVM` from any thread: the call running in it stops with an "interrupted" error.

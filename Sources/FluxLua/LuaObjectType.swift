@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// A metamethod a Swift closure can implement for a `LuaObjectType`.
@@ -19,7 +20,8 @@ public enum LuaMetamethod: String, Sendable, CaseIterable {
 }
 
 /// How instances of a Swift class appear in Lua: full userdata sharing one metatable whose methods
-/// and metamethods are Swift closures. The userdata holds a strong reference to the object and drops
+/// and metamethods are Swift closures. The metatable is hidden from scripts (`getmetatable` returns the
+/// type's name), so none can change it, or call its `__gc` on something else. The userdata holds a strong reference to the object and drops
 /// it when Lua collects the userdata (or the VM closes); the object's `deinit` is the finalizer.
 ///
 /// Each closure receives the object the userdata at index 1 holds; a call on anything else fails with
@@ -75,6 +77,7 @@ public struct LuaObjectType<Object: AnyObject> {
         defer { stack.top = base }
         _ = name.withCString { luaL_newmetatable(stack.state, $0) } // [.., mt]
         flux_setboxgc(stack.state)                                  // mt.__gc releases the object
+        flux_protectmetatable(stack.state, name)                    // getmetatable sees the name alone
         let index = metamethods.last { $0.event == .index }?.body
         if !methods.isEmpty {
             stack.pushTable(fieldCapacity: Int32(methods.count))    // [.., mt, methods]

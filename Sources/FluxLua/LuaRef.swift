@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// A Lua value kept alive from Swift: a slot in the registry (`luaL_ref`), released when the ref is.

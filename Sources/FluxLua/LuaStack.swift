@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// A view of one Lua thread's stack: what a Swift function called from Lua receives, and what

@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// The type of a value on the Lua stack, as `lua_type` reports it.

@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// A Lua 5.4 interpreter with the standard libraries, driven from Swift.
@@ -40,9 +41,9 @@ public final class LuaVM {
     }
 
     deinit {
-        let state = stack.state
-        control.block.pointee.state = nil // refs released from here on do nothing
-        lua_close(state)                  // finalizers run; Swift boxes are released
+        // Finalizers run; a Swift function they call raises an error, and refs released from here on do
+        // nothing.
+        flux_closestate(control.block)
     }
 
     // MARK: Limits

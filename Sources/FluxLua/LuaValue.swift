@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// A snapshot of a Lua value in Swift: what `LuaVM.run` returns, and what a shell prints.

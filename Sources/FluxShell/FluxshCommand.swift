@@ -1,5 +1,7 @@
 import ArgumentParser
 import FluxLua
+import FluxTable
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,6 +15,7 @@ import Darwin
 /// fluxsh --plugins plugins        # … and every plugin in ./plugins
 /// fluxsh run setup.lua demo.lua   # run scripts in one shell; stop at the first error
 /// fluxsh test examples            # each script in a fresh shell; ok/FAIL per script
+/// fluxsh --session game           # keep the stores and undo history in the session "game"
 /// ```
 public struct Fluxsh: ParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -31,24 +34,71 @@ public struct Fluxsh: ParsableCommand {
 
     @OptionGroup var options: ShellOptions
 
+    @OptionGroup var lua: LuaCommandLine
+
     public init() {}
 
-    /// The REPL.
+    /// Parses the command line and runs it. A script argument would take the names `run` and `test`, so
+    /// the first word that is not an option (or an option's value) is looked at first: a subcommand's name
+    /// runs that subcommand with the other words, the options before it included (`fluxsh --no-color test`).
+    public static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let (subcommand, rest) = subcommand(in: arguments) else { return main(arguments) }
+        subcommand.main(rest)
+    }
+
+    /// The subcommand the first plain word of `arguments` names, and the other words; nil for none.
+    static func subcommand(in arguments: [String]) -> (ParsableCommand.Type, [String])? {
+        let valued: Set = ["--plugins", "--session", "-e", "-l"]
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" { return nil }
+            if word.hasPrefix("-") && word.count > 1 {
+                index += valued.contains(word) ? 2 : 1
+                continue
+            }
+            guard let subcommand = configuration.subcommands.first(where: { $0._commandName == word }) else { return nil }
+            var rest = arguments
+            rest.remove(at: index)
+            return (subcommand, rest)
+        }
+        return nil
+    }
+
+    /// The REPL, or a script and statements as `lua` runs them.
     public func run() throws {
-        let shell = Shell(configuration: options.configuration, write: writeOut, writeError: writeErr)
         let editor = LineEditor()
-        if editor.isInteractive { writeOut(Self.banner(for: shell)) }
-        shell.runInit()
+        var configuration = options.configuration
+        // A session is kept by default only for a person at the prompt, not for a script run as `lua` runs it.
+        let prompts = editor.isInteractive && (!lua.runsCode || lua.wantsPrompt)
+        configuration.session = try options.session.choice(defaultName: prompts ? SessionChoice.defaultName : nil)
+        var reported = false
+        let shell = Shell(configuration: configuration, write: writeOut) { text in
+            reported = true
+            writeErr(text)
+        }
+        if lua.runsCode {
+            let ran = shell.runInit() && lua.run(in: shell)
+            // A subscriber's, view's or watch's error fails the run too, as in `fluxsh run`.
+            if !lua.wantsPrompt { throw ExitCode(ran && !reported ? 0 : 1) }
+        }
+        // The banner belongs with the prompt, on the terminal, not in a file standard output goes to.
+        if editor.isInteractive { (isatty(STDOUT_FILENO) == 1 ? writeOut : writeErr)(Self.banner(for: shell)) }
+        if !lua.runsCode { shell.runInit() }
         let status = REPL(shell: shell, editor: editor).run()
         if status != 0 { throw ExitCode(status) }
     }
 
-    static func banner(for shell: Shell) -> String {
+    static func banner(for shell: Shell, width: Int = RenderOptions.detect().width) -> String {
         let stores = shell.dispatcher.stores.map(\.name)
         var text = "FluxShell \(Fluxsh.version) — Lua 5.4 with Flux stores"
         text += stores.isEmpty ? " (none yet)\n" : ": \(stores.joined(separator: ", "))\n"
         if shell.host.views.names.contains("annotationFilter") {
-            text += "Try  :render annotationFilter   :dispatch ticTacToe.placeToken {index = 4}   flux.state(\"ticTacToe\")\n"
+            let hints = [":render annotationFilter", ":dispatch ticTacToe.placeToken {index = 4}", "flux.state(\"ticTacToe\")"]
+            let line = "Try  " + hints.joined(separator: "   ")
+            // The terminal's width now: on a narrow one each hint gets a line of its own.
+            text += line.count <= width ? line + "\n" : "Try\n" + hints.map { "  " + $0 + "\n" }.joined()
         }
         text += ":help lists the commands; Tab completes; Ctrl-D leaves.\n"
         return text
@@ -66,10 +116,26 @@ struct ShellOptions: ParsableArguments {
     @Flag(name: .customLong("no-features"), help: "Start with no stores: only plugins and scripts define them.")
     var noFeatures = false
 
+    /// The options as a command line, for a child process.
+    var arguments: [String] {
+        plugins.flatMap { ["--plugins", $0.expandingTilde] } + (noColor ? ["--no-color"] : []) + (noFeatures ? ["--no-features"] : [])
+    }
+
+    func validate() throws {
+        for folder in plugins.map(\.expandingTilde) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--plugins \(folder): no such folder")
+            }
+        }
+    }
+
+    @OptionGroup var session: SessionOptions
+
     var configuration: ShellConfiguration {
         var configuration = ShellConfiguration()
         configuration.features = !noFeatures
-        configuration.plugins = plugins
+        configuration.plugins = plugins.map(\.expandingTilde)
         configuration.color = !noColor
         return configuration
     }
@@ -92,7 +158,9 @@ extension Fluxsh {
         }
 
         func run() throws {
-            let status = ScriptRunner(configuration: options.configuration, write: writeOut, writeError: writeErr).run(files)
+            var configuration = options.configuration
+            configuration.session = try options.session.choice(defaultName: nil)
+            let status = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr).run(files)
             if status != 0 { throw ExitCode(status) }
         }
     }
@@ -105,13 +173,40 @@ extension Fluxsh {
 
         @OptionGroup var options: ShellOptions
 
-        @Argument(help: ArgumentHelp("Scripts, or folders of .lua scripts.", valueName: "dir|file"))
+        @Option(help: ArgumentHelp("Run only the scripts whose path contains this text.", valueName: "pattern"))
+        var filter: String?
+
+        @Option(help: ArgumentHelp("The seconds a script may run before it fails (default 60).", valueName: "seconds"))
+        var timeout: Double = 60
+
+        /// Set on the child process that runs one script: where it writes its verdict.
+        @Option(help: .hidden)
+        var report: String?
+
+        @Argument(help: ArgumentHelp("Scripts, or folders searched (with their subfolders) for .lua scripts.", valueName: "dir|file"))
         var paths: [String] = ["examples"]
+
+        func validate() throws {
+            guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+            if options.session.name != nil || options.session.fresh {
+                throw ValidationError("test runs each script in a fresh shell: --session and --fresh do not apply")
+            }
+        }
 
         func run() throws {
             var configuration = options.configuration
             configuration.color = false
-            let status = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr).test(paths)
+            let runner = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr)
+            let status: Int32
+            if let report, paths.count == 1 {
+                status = runner.testOne(paths[0], report: report)
+            } else {
+                // Each script in a process of its own: an os.exit, a crash or a hang ends that one alone.
+                let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                    ?? CommandLine.arguments[0]
+                status = runner.test(paths, filter: filter, isolation: .process(
+                    executable: executable, arguments: ["test"] + options.arguments, timeout: timeout))
+            }
             if status != 0 { throw ExitCode(status) }
         }
     }

@@ -131,8 +131,8 @@ public final class LineEditor {
             // Readline 8.1 and later end the prompt's line at EOF themselves; older ones leave
             // the cursor after the prompt, where whatever the REPL prints next would land.
             if fluxrl_version() < 0x0801 {
-                fputs("\n", fluxrl_stdout())
-                fflush(fluxrl_stdout())
+                fputs("\n", Readline.output)
+                fflush(Readline.output)
             }
             return nil
         }
@@ -167,19 +167,25 @@ public final class LineEditor {
 /// Lines of piped input, split out of what `read` returned.
 private struct PipedInput {
     private var buffer: [UInt8] = []
+    /// How much of `buffer` is known to hold no newline: a long line is searched once, not from its
+    /// start at every read.
+    private var searched = 0
     private(set) var ended = false
 
     /// The next complete line (the last one may lack its newline once the input ended), without
     /// its `\n` or `\r\n`; nil when more input is needed or there is none.
     mutating func nextLine() -> String? {
-        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
             var line = buffer[..<newline]
-            buffer.removeSubrange(...newline)
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            return String(decoding: line, as: UTF8.self)
+            let text = String(decoding: line, as: UTF8.self)
+            buffer.removeSubrange(...newline)
+            searched = 0
+            return text
         }
+        searched = buffer.count
         guard ended, !buffer.isEmpty else { return nil }
-        defer { buffer.removeAll() }
+        defer { buffer.removeAll(); searched = 0 }
         return String(decoding: buffer, as: UTF8.self)
     }
 
@@ -197,6 +203,7 @@ private struct PipedInput {
     /// Ends the input, dropping what is left of it.
     mutating func end() {
         buffer.removeAll()
+        searched = 0
         ended = true
     }
 }
@@ -248,6 +255,12 @@ private enum Readline {
         }
     }
 
+    /// Where the prompt and the line being edited go: standard output on a terminal, else standard
+    /// error, so that `fluxsh > file` keeps prompts and escapes out of the file.
+    static var output: UnsafeMutablePointer<FILE> {
+        isatty(STDOUT_FILENO) == 1 ? fluxrl_stdout() : fluxrl_stderr()
+    }
+
     /// One-time settings, before readline first initializes (which reads `~/.inputrc`).
     static func configure(input: Int32) {
         // The last editor made reads; the stream of an earlier one over another descriptor is closed.
@@ -276,7 +289,7 @@ private enum Readline {
     /// Settings for each line: another editor or the REPL may have changed them in between.
     static func prepare(completion: CompletionProvider?) {
         fluxrl_set_instream(instream ?? fluxrl_stdin())
-        fluxrl_set_outstream(fluxrl_stdout())
+        fluxrl_set_outstream(output)
         fluxrl_set_completer_word_break_characters(wordBreaks)
         fluxrl_set_attempted_completion_function(CompletionBridge.hook)
         CompletionBridge.provider = completion
@@ -293,7 +306,7 @@ private enum Readline {
         rl_redisplay()
         rl_echo_signal_char(SIGINT)
         rl_callback_handler_remove()
-        fputs("\n", fluxrl_stdout())
+        fputs("\n", output)
         using_history()
         rl_callback_handler_install(prompt, lineHandler)  // an empty line, the prompt shown
     }
@@ -303,8 +316,8 @@ private enum Readline {
     static func deliver(_ signal: Int32) {
         rl_cleanup_after_signal()
         // The shell reports a stop on a line of its own, but not the end of the process.
-        if signal != SIGTSTP { fputs("\n", fluxrl_stdout()) }
-        fflush(fluxrl_stdout())
+        if signal != SIGTSTP { fputs("\n", output) }
+        fflush(output)
         SignalInterrupts.deliverWithPreviousAction(signal)
         rl_reset_after_signal()
         if SignalInterrupts.takeResize() { rl_resize_terminal() }

@@ -1,3 +1,4 @@
+import Flux
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -30,6 +31,11 @@ public final class LineHistory {
 
     /// Lines in the file as far as this history knows (other shells may have appended more).
     private var fileLineCount = 0
+    /// Whether the file ends in a line without its newline (cut short by an older writer), which the
+    /// next entry must not be glued to.
+    private var endsMidLine = false
+    /// Whether ``lastError`` has been handed out by ``takeUnreportedError()``.
+    private var reported = false
 
     /// Creates a history and reads the entries already in its file, if any.
     ///
@@ -41,14 +47,28 @@ public final class LineHistory {
         self.path = path
         self.limit = limit
         self.entries = []
-        guard let path, FileManager.default.fileExists(atPath: path) else { return }
+        guard let path else { return }
+        lastError = Self.writeProblem(path)
+        guard FileManager.default.fileExists(atPath: path) else { return }
         do {
-            let lines = try Self.readLines(path)
+            let (lines, endsMidLine) = try Self.readLines(path)
             fileLineCount = lines.count
+            self.endsMidLine = endsMidLine
             entries = lines.suffix(limit).map(Self.decode)
         } catch {
             lastError = error
         }
+    }
+
+    /// Why the file is not being written, the first time it is asked after a failure, and nil
+    /// otherwise: the REPL reports a history it cannot save once, not at every line.
+    ///
+    /// A path that cannot be written (a file where a folder should be, a read-only folder) is found
+    /// when the history is created, so the reason can be given at start.
+    public func takeUnreportedError() -> String? {
+        guard let lastError, !reported else { return nil }
+        reported = true
+        return "history not saved: \(lastError)"
     }
 
     /// A history in the standard file, ``standardPath(environment:)``, or in memory when there
@@ -97,63 +117,70 @@ public final class LineHistory {
 
     private func append(_ line: String, to path: String) throws {
         try Self.createDirectory(containing: path)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw HistoryFileError(path: path, operation: "open", code: errno) }
-        defer { close(fd) }
-        // One write of a whole line: appends from two shells do not interleave.
-        try Self.writeAll(Array((line + "\n").utf8), to: fd, path: path)
+        let file = try FileWriter(path: path, mode: .append, permissions: 0o600)
+        // One write of a whole line, undone if cut short: appends from two shells do not interleave,
+        // and a full disk leaves no half line for the next entry to be glued to.
+        try file.write((endsMidLine ? "\n" : "") + line + "\n")
+        try file.close()
+        endsMidLine = false
         fileLineCount += 1
         if fileLineCount > limit { try truncate(path) }
     }
 
-    /// Rewrites the file with its last `limit` lines, through a temporary file renamed over it so
-    /// a crash never leaves half a history.
+    /// Rewrites the file with its last `limit` lines, replaced whole so a crash or a full disk never
+    /// leaves half a history.
     private func truncate(_ path: String) throws {
-        let kept = try Self.readLines(path).suffix(limit)
-        let temporary = path + ".\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw HistoryFileError(path: temporary, operation: "open", code: errno) }
-        do {
-            try Self.writeAll(Array(kept.map { $0 + "\n" }.joined().utf8), to: fd, path: temporary)
-            close(fd)
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw HistoryFileError(path: path, operation: "rename", code: code)
-        }
+        let kept = try Self.readLines(path).lines.suffix(limit)
+        try FileWriter.replace(path, with: kept.map { $0 + "\n" }.joined(), permissions: 0o600)
         fileLineCount = kept.count
     }
 
-    private static func readLines(_ path: String) throws -> [String] {
+    /// The lines of the file, and whether its last one lacks its newline.
+    private static func readLines(_ path: String) throws -> (lines: [String], endsMidLine: Bool) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw HistoryFileError(path: path, operation: "read", code: errno == 0 ? EIO : errno)
+            throw FileError(path: path, operation: "read", code: errno == 0 ? EIO : errno)
         }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw HistoryFileError(path: path, operation: "write", code: errno)
-            }
-            offset += written
-        }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return (lines, data.last.map { $0 != UInt8(ascii: "\n") } ?? false)
     }
 
     private static func createDirectory(containing path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
-        guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
-        // Private: the history holds whatever was typed.
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if !directory.isEmpty { try createDirectory(directory) }
+    }
+
+    /// `mkdir -p`, each new folder private: the history holds whatever was typed.
+    private static func createDirectory(_ directory: String) throws {
+        var info = stat()
+        guard stat(directory, &info) != 0 else { return }  // a file in the way fails the open, ENOTDIR
+        let parent = (directory as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != directory { try createDirectory(parent) }
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
+            throw FileError(path: directory, operation: "create the directory", code: errno)
+        }
+    }
+
+    /// Why the file at `path` could not be written, found without creating anything: the file, or
+    /// the nearest folder above it that exists, must be writable (and a folder a folder).
+    static func writeProblem(_ path: String) -> FileError? {
+        var current = path
+        while !current.isEmpty, current != "/" {
+            var info = stat()
+            if stat(current, &info) == 0 {
+                let isDirectory = info.st_mode & S_IFMT == S_IFDIR
+                if current == path {
+                    if isDirectory { return FileError(path: path, operation: "write", code: EISDIR) }
+                } else if !isDirectory {
+                    return FileError(path: current, operation: "create a directory in", code: ENOTDIR)
+                }
+                guard access(current, current == path ? W_OK : W_OK | X_OK) != 0 else { return nil }
+                return FileError(path: current, operation: current == path ? "write" : "create a directory in", code: errno)
+            }
+            // ENOTDIR: a file on the way, found further up.
+            guard errno == ENOENT || errno == ENOTDIR else { return FileError(path: current, operation: "write", code: errno) }
+            current = (current as NSString).deletingLastPathComponent
+        }
+        return nil
     }
 
     private static func passwordHome() -> String? {
@@ -197,20 +224,5 @@ public final class LineHistory {
         }
         if escaped { entry += "\\" }
         return entry
-    }
-}
-
-/// A history file that could not be read or written.
-public struct HistoryFileError: Error, CustomStringConvertible, Sendable {
-    /// The file.
-    public var path: String
-    /// What failed: `open`, `read`, `write` or `rename`.
-    public var operation: String
-    /// The `errno` it failed with.
-    public var code: Int32
-
-    /// The failure as a message, e.g. `cannot write /home/a/.local/state/fluxsh/history: No space left on device`.
-    public var description: String {
-        "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     }
 }

@@ -10,7 +10,8 @@ import Darwin
 /// As in the standalone `lua`: an expression prints its value, a chunk that stops before its end
 /// continues on the next line (the `_PROMPT2` prompt, `>> `), an error prints with its traceback and the
 /// loop goes on. On a terminal Ctrl-C clears the line, or stops the running script with every store
-/// intact; Ctrl-D on an empty line leaves. On piped input there is no prompt: lines run as if typed.
+/// intact; Ctrl-D inside an unfinished chunk drops it (reporting it), on an empty line leaves. On piped
+/// input there is no prompt: lines run as if typed.
 ///
 /// ```swift
 /// let shell = Shell(write: …, writeError: …)
@@ -22,7 +23,7 @@ public final class REPL {
     /// Where lines come from.
     public let editor: LineEditor
     /// The lines of a chunk not finished yet.
-    private var pending: String?
+    private var pending = PendingChunk()
 
     /// A loop reading `editor`'s lines into `shell`; Tab completes through the shell.
     public init(shell: Shell, editor: LineEditor) {
@@ -33,7 +34,7 @@ public final class REPL {
         }
         // Ctrl-C at the `>>` prompt drops the whole unfinished chunk, not only its last line.
         editor.onInterrupt = { [unowned self] in
-            pending = nil
+            pending.clear()
             return shell.prompt(continuation: false)
         }
     }
@@ -47,31 +48,62 @@ public final class REPL {
         SignalInterrupts.install(interrupt: { LuaVM.interruptAll() })
         defer { SignalInterrupts.uninstall() }
         var failed = false
-        pending = nil
+        pending.clear()
+        reportHistoryError()
         while !shell.isFinished {
-            guard let line = editor.readLine(prompt: shell.prompt(continuation: pending != nil)) else { break }
-            let input = pending.map { $0 + "\n" + line } ?? line
-            switch shell.compile(input) {
-            case .incomplete:
-                pending = input
+            guard let line = editor.readLine(prompt: shell.prompt(continuation: pending.isStarted)) else {
+                // Ctrl-D inside an unfinished chunk drops it with its error and prompts again, as `lua` does.
+                guard editor.isInteractive, let chunk = pending.text else { break }
+                reportUnfinished(chunk)
+                pending.clear()
                 continue
-            case let .command(text):
-                failed = !shell.runCommand(text) || failed
-            case let .chunk(chunk):
-                failed = !shell.run(chunk) || failed
-            case let .failed(error):
-                shell.reportError(error)
-                failed = true
             }
-            pending = nil
+            pending.append(line)
+            guard pending.isWorthCompiling, let input = pending.text else { continue }
+            let compiled = shell.compile(input)
+            if case .incomplete = compiled {
+                pending.compiledUnfinished()
+                continue
+            }
+            pending.clear()
+            // Saved before it runs: a line that hangs or crashes the shell is the one to find again.
             editor.addHistory(input)
+            reportHistoryError()
+            failed = !run(compiled) || failed
             _ = SignalInterrupts.takeInterrupt() // a Ctrl-C that stopped this input is spent
         }
-        if let pending {
-            shell.reportError(LuaError(kind: .syntax, message: "stdin: the input ended inside a chunk: \(pending.split(separator: "\n").first ?? "")…"))
+        // A chunk the scanner thought unfinished may still compile: the compiler has the last word.
+        if let input = pending.text, case let compiled = shell.compile(input), !compiled.isIncomplete {
+            editor.addHistory(input)
+            failed = !run(compiled) || failed
+        } else if let pending = pending.text {
+            reportUnfinished(pending)
             failed = true
         }
         shell.stopRecording()
         return failed && !editor.isInteractive ? 1 : 0
+    }
+
+    /// Reports a chunk the input ended inside of, naming its first line.
+    private func reportUnfinished(_ chunk: String) {
+        shell.reportError(LuaError(kind: .syntax, message: "stdin: the input ended inside a chunk: \(chunk.split(separator: "\n").first ?? "")…"))
+    }
+
+    /// Runs a compiled input; false when it failed (the error has been written).
+    private func run(_ compiled: Shell.Compiled) -> Bool {
+        switch compiled {
+        case .incomplete: return true
+        case let .command(text): return shell.runCommand(text)
+        case let .chunk(chunk): return shell.run(chunk)
+        case let .failed(error):
+            shell.reportError(error)
+            return false
+        }
+    }
+
+    /// Reports once why the history file is not being written (on a terminal, where there is one).
+    private func reportHistoryError() {
+        guard editor.isInteractive, let message = editor.history?.takeUnreportedError() else { return }
+        shell.reportMessage(message)
     }
 }

@@ -1,6 +1,7 @@
 import Flux
 import FluxFeatures
 import FluxLua
+import FluxSession
 import FluxTable
 import Foundation
 
@@ -41,6 +42,8 @@ public final class Shell {
     let fluxState: LuaRef
     var watches: [(view: String, subscription: StoreSubscription)] = []
     var recording: Recording?
+    /// The session kept, if any.
+    public internal(set) var session: Session?
 
     /// A shell with `configuration`'s stores and plugins.
     ///
@@ -82,11 +85,13 @@ public final class Shell {
         host.vm.memoryLimit = configuration.memoryLimit
         host.vm.instructionBudget = configuration.instructionBudget
         for folder in configuration.plugins { host.loadPlugins(in: folder) }
+        if let choice = configuration.session { openSession(choice) }
     }
 
-    /// A `:record` still running ends with the shell: its file is closed.
+    /// A `:record` still running ends with the shell: its file is closed; the session is saved.
     deinit {
         stopRecording()
+        session?.close()
     }
 
     private static func field(_ name: String, of table: LuaRef, in vm: LuaVM) throws -> LuaRef {
@@ -154,6 +159,8 @@ public final class Shell {
     /// - Returns: false when it failed; the error has been written.
     @discardableResult
     public func run(_ chunk: LuaRef) -> Bool {
+        followTerminalWidth()
+        defer { acknowledge() }
         do {
             // The chunk is called directly, so that its traceback starts at it; its results, still on
             // the stack, go to `show`.
@@ -176,6 +183,7 @@ public final class Shell {
 
     /// Runs the script at `path`; its errors are thrown, with file, line and traceback.
     public func runScript(at path: String) throws {
+        defer { acknowledge() }
         try host.runFile(path)
     }
 
@@ -210,6 +218,12 @@ public final class Shell {
     }
 
     // MARK: Output
+
+    /// Tables fit the terminal as it is now, resized or not, unless a width was configured (or COLUMNS set).
+    func followTerminalWidth() {
+        guard configuration.width == nil else { return }
+        host.renderOptions.width = RenderOptions.detect().width
+    }
 
     /// Writes `text` and a newline.
     func print(_ text: String) {
@@ -247,6 +261,6 @@ public final class Shell {
 /// An action log being written by `:record`.
 struct Recording {
     let path: String
-    let file: FileHandle
+    let file: FileWriter
     let recorder: ActionRecorder
 }

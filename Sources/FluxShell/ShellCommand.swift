@@ -44,6 +44,17 @@ extension Character {
     var isBlank: Bool { self == " " || self == "\t" }
 }
 
+extension String {
+    /// The path with a leading `~` (`$HOME`) or `~user` replaced by that home folder, as a shell does.
+    var expandingTilde: String {
+        guard hasPrefix("~") else { return self }
+        if self == "~" || hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+            return home + dropFirst()
+        }
+        return (self as NSString).expandingTildeInPath
+    }
+}
+
 /// The words of a command's argument text, with a check of how many there may be.
 struct CommandArguments {
     let command: ShellCommand
@@ -77,7 +88,7 @@ struct CommandArguments {
     func path() throws -> String {
         let path = text.trimmingCharacters(in: .whitespaces)
         guard !path.isEmpty else { throw ShellCommandError.usage(command) }
-        return path
+        return path.expandingTilde
     }
 }
 
@@ -94,6 +105,8 @@ extension Shell {
                                        : "unknown command ':\(name)' (try :help)")
             return false
         }
+        followTerminalWidth()
+        defer { acknowledge() }
         do {
             try command.run(self, rest)
             return true

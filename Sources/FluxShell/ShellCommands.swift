@@ -28,16 +28,24 @@ extension Shell {
                      completes: []) { shell, text in try shell.travel(text, undo: true) },
         ShellCommand(name: "redo", arguments: "", summary: "redo what was undone",
                      completes: []) { shell, text in try shell.travel(text, undo: false) },
-        ShellCommand(name: "history", arguments: "", summary: "list the steps undo and redo would take",
+        ShellCommand(name: "history", arguments: "[count|all]", summary: "list the steps undo and redo would take; with a count or all, the session's journal with payloads",
                      completes: []) { shell, text in try shell.listHistory(text) },
         ShellCommand(name: "load", arguments: "<file>", summary: "load a Lua plugin (a .lua file, or a folder with init.lua)",
                      completes: [.file]) { shell, text in try shell.load(text) },
         ShellCommand(name: "reload", arguments: "[plugin]", summary: "run a plugin's file again; its stores keep their state, its old subscriptions end",
                      completes: [.plugin]) { shell, text in try shell.reload(text) },
-        ShellCommand(name: "record", arguments: "[file]", summary: "record every action to a log file; without a file, stop",
-                     completes: [.file]) { shell, text in try shell.record(text) },
+        ShellCommand(name: "record", arguments: "[file]", summary: "record every action to a new log file; without a file, stop",
+                     completes: [.file]) { shell, text in try shell.record(text, mode: .new) },
+        ShellCommand(name: "record!", arguments: "<file>", summary: "record to a log file that replaces the file there when recording stops",
+                     completes: [.file]) { shell, text in try shell.record(text, mode: .replace) },
+        ShellCommand(name: "record+", arguments: "<file>", summary: "record to the end of a log file",
+                     completes: [.file]) { shell, text in try shell.record(text, mode: .append) },
         ShellCommand(name: "replay", arguments: "<file>", summary: "dispatch the actions of a recorded log",
                      completes: [.file]) { shell, text in try shell.replay(text) },
+        ShellCommand(name: "session", arguments: "", summary: "show the session kept: its name, file and journal",
+                     completes: []) { shell, text in try shell.showSession(text) },
+        ShellCommand(name: "export", arguments: "<file> [from-to]", summary: "write the session's journal (or a range of it) as an action log",
+                     completes: [.file]) { shell, text in try shell.export(text) },
         ShellCommand(name: "quit", arguments: "", summary: "leave the shell (Ctrl-D does too)",
                      completes: []) { shell, text in try shell.quit(text) },
     ]
@@ -176,7 +184,15 @@ extension Shell {
     }
 
     func listHistory(_ text: String) throws {
-        try arguments(text, "history").none()
+        switch try arguments(text, "history").optional() {
+        case nil: break
+        case "all": return try listJournal(nil)
+        case let count?:
+            guard let count = Int(count), count > 0 else {
+                throw ShellCommandError.failed("'\(count)' is not a count: :history 20 lists the journal's last 20 entries, :history all all of it")
+            }
+            return try listJournal(count)
+        }
         let history = dispatcher.history
         let done = history.undoLabels, undone = history.redoLabels
         guard !done.isEmpty || !undone.isEmpty else { return print("no history yet") }
@@ -207,43 +223,91 @@ extension Shell {
         print("reloaded " + plugins.map(\.name).joined(separator: ", "))
     }
 
-    func record(_ text: String) throws {
-        let arguments = arguments(text, "record")
+    func record(_ text: String, mode: FileWriter.Mode) throws {
+        let name = switch mode { case .new: "record"; case .replace: "record!"; case .append: "record+" }
+        let arguments = arguments(text, name)
         guard !arguments.words.isEmpty else {
-            guard let recording else { throw ShellCommandError.usage(arguments.command) }
-            stopRecording()
-            print("recorded \(recording.recorder.count) entries to \(recording.path)")
-            return
+            guard mode == .new, let recording else { throw ShellCommandError.usage(arguments.command) }
+            guard let error = stopRecording(reporting: false) else {
+                return print("recorded \(recording.recorder.count) entries to \(recording.path)")
+            }
+            throw ShellCommandError.failed(error)
         }
         let path = try arguments.path()
         if let recording {
             throw ShellCommandError.failed("already recording to \(recording.path) (:record alone stops)")
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let file = FileHandle(forWritingAtPath: path) else {
-            throw ShellCommandError.failed("cannot write \(path)")
+        let file: FileWriter
+        do {
+            file = try FileWriter(path: path, mode: mode)
+        } catch let error as FileError where error.code == EEXIST {
+            throw ShellCommandError.failed(
+                "\(path) is not empty: :record! \(path) replaces it, :record+ \(path) appends to it")
+        } catch {
+            throw ShellCommandError.failed("\(error)")
         }
-        let recorder = ActionRecorder { line in file.write(Data((line + "\n").utf8)) }
+        let recorder = ActionRecorder { [unowned self] line in record(line) }
         dispatcher.middleware.append(recorder)
         recording = Recording(path: path, file: file, recorder: recorder)
         print("recording to \(path) (:record alone stops)")
     }
 
-    /// Stops `:record`, closing its file.
-    func stopRecording() {
+    /// Writes one log line; a write that fails stops the recording, with every store as it is.
+    private func record(_ line: String) {
         guard let recording else { return }
+        do {
+            try recording.file.write(line + "\n")
+        } catch {
+            let entry = recording.recorder.count
+            recording.file.discard()
+            dispatcher.middleware.removeAll { $0 as AnyObject === recording.recorder }
+            self.recording = nil
+            let kept = recording.file.mode == .replace ? "\(recording.path) is as it was"
+                : "\(recording.path) keeps the \(entry - 1) entr\(entry == 2 ? "y" : "ies") before it"
+            reportMessage("\(error): entry \(entry) was not recorded (\(line.prefix(80))); recording stopped, \(kept)")
+        }
+    }
+
+    /// Stops `:record`, closing its file (a `:record!` file replaces the one at its path now).
+    ///
+    /// - Parameter reporting: Whether to write a failure as an error, else only return it.
+    /// - Returns: Why the log could not be finished, or nil.
+    @discardableResult
+    func stopRecording(reporting: Bool = true) -> String? {
+        guard let recording else { return nil }
         dispatcher.middleware.removeAll { $0 as AnyObject === recording.recorder }
-        try? recording.file.close()
         self.recording = nil
+        do {
+            try recording.file.close()
+            return nil
+        } catch {
+            let message = "\(error): the log of \(recording.recorder.count) entries was not saved"
+            if reporting { reportMessage(message) }
+            return message
+        }
     }
 
     func replay(_ text: String) throws {
         let path = try arguments(text, "replay").path()
         let log = try FluxHost.readSource(path)
+        let progress = ProgressLine(label: "replaying \(path):")
+        defer { progress.finish() }
+        let interrupted = { SignalInterrupts.interruptPending }
         do {
-            let count = try ActionReplayer(dispatcher: dispatcher).replay(contentsOf: log)
+            // All or nothing: a line the stores refuse, or Ctrl-C between entries (or in a Lua handler),
+            // puts every store and the undo history back.
+            let replayer = ActionReplayer(dispatcher: dispatcher, decode: host.logDecoder)
+            let replay = { () throws(ReplayError) -> Int in
+                try replayer.replay(contentsOf: log, progress: progress.update, shouldStop: interrupted)
+            }
+            let count = try session.map { try $0.atomically(replay) } ?? replay()
+            progress.finish()
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
         } catch {
+            progress.finish()
+            if interrupted() || (error as? ReplayError)?.isStopped == true {
+                throw ShellCommandError.failed("interrupted: nothing of \(path) was applied")
+            }
             throw ShellCommandError.failed("\(path): \(error)")
         }
     }

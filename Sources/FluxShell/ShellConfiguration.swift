@@ -23,6 +23,10 @@ public struct ShellConfiguration: Sendable {
     /// no limit (the REPL, where Ctrl-C stops a runaway script).
     public var instructionBudget: Int?
 
+    /// The session whose stores, journal and undo history are restored at start and saved after every
+    /// input; nil for none.
+    public var session: SessionChoice?
+
     /// The defaults: the shipped features, no plugins, colour on a terminal, the terminal's width.
     public init() {}
 }

@@ -8,6 +8,15 @@ enum ShellPrelude {
     local type, tostring, pairs, next, getmetatable, select, error, pcall =
           type, tostring, pairs, next, getmetatable, select, error, pcall
     local format, concat, sort, mathtype = string.format, table.concat, table.sort, math.type
+    local rawget = rawget
+    -- The real metatable, past a __metatable field, as lua.c's luaL_tolstring reads it.
+    local rawmetatable = debug and debug.getmetatable or getmetatable
+
+    local function metafield(value, name)
+      local mt = rawmetatable(value)
+      if type(mt) ~= "table" then return nil end
+      return rawget(mt, name)
+    end
 
     local keywords = {}
     for word in ("and break do else elseif end false for function goto if in local nil not or repeat "
@@ -24,26 +33,49 @@ enum ShellPrelude {
     local function before(a, b)
       local ra, rb = rank[type(a)] or 3, rank[type(b)] or 3
       if ra ~= rb then return ra < rb end
-      if ra == 3 then return tostring(a) < tostring(b) end
+      if ra == 3 then
+        -- No metamethod runs: kinds by name, then false before true, then addresses.
+        local ta, tb = type(a), type(b)
+        if ta ~= tb then return ta < tb end
+        if ta == "boolean" then return b and not a end
+        return format("%p", a) < format("%p", b)
+      end
       return a < b
     end
 
     local function key_text(k)
       if type(k) == "string" and k:match("^[%a_][%w_]*$") and not keywords[k] then return k end
       if type(k) == "string" then return "[" .. quote(k) .. "]" end
-      return "[" .. tostring(k) .. "]"
+      if type(k) == "number" or type(k) == "boolean" then return "[" .. tostring(k) .. "]" end
+      return "[" .. format("%s: %p", type(k), k) .. "]"
     end
 
     local width = 78
 
+    -- A read-only state view from the flux module: its fields, through the view's own pairs.
+    local function view_fields(value)
+      if metafield(value, "__name") ~= "flux.state" or type(metafield(value, "__pairs")) ~= "function" then
+        return nil
+      end
+      local fields = {}
+      for k, v in pairs(value) do fields[k] = v end
+      return fields
+    end
+
     -- A value as a Lua constructor would write it: keys sorted, short tables on one line, the
-    -- tables already open on the way down marked as cycles.
+    -- tables already open on the way down marked as cycles. Tables are read raw (next, rawget), so
+    -- no __index, __pairs or __len runs; __tostring and __name are honoured as `lua` prints values.
     local function pretty(value, indent, open, limit)
       local kind = type(value)
       if kind == "string" then return quote(value) end
-      if kind ~= "table" then return tostring(value) end
-      local mt = getmetatable(value)
-      if type(mt) == "table" and mt.__tostring then return tostring(value) end
+      if kind ~= "table" and kind ~= "userdata" then return tostring(value) end
+      local fields = view_fields(value)
+      if not fields then
+        if kind ~= "table" or metafield(value, "__tostring") ~= nil or type(metafield(value, "__name")) == "string" then
+          return tostring(value)
+        end
+        fields = value
+      end
       open = open or {}
       if open[value] then return "<cycle>" end
       open[value] = true
@@ -51,11 +83,11 @@ enum ShellPrelude {
       local inner = indent .. "  "
 
       local keys, count, length = {}, 0, 0
-      for k in pairs(value) do
+      for k in next, fields do
         count = count + 1
         keys[count] = k
       end
-      while value[length + 1] ~= nil do length = length + 1 end
+      while rawget(fields, length + 1) ~= nil do length = length + 1 end
       local rest = {}
       for _, k in next, keys do
         if not (mathtype(k) == "integer" and k >= 1 and k <= length) then rest[#rest + 1] = k end
@@ -64,10 +96,10 @@ enum ShellPrelude {
 
       local parts, multiline = {}, false
       for i = 1, length do
-        parts[#parts + 1] = pretty(value[i], inner, open, limit)
+        parts[#parts + 1] = pretty(rawget(fields, i), inner, open, limit)
       end
       for _, k in next, rest do
-        parts[#parts + 1] = key_text(k) .. " = " .. pretty(value[k], inner, open, limit)
+        parts[#parts + 1] = key_text(k) .. " = " .. pretty(rawget(fields, k), inner, open, limit)
       end
       open[value] = nil
       if #parts == 0 then return "{}" end

@@ -21,7 +21,7 @@ import Darwin
 /// returns in the running phase. On a terminal it installs the handler on first use; on piped
 /// input SIGINT keeps its default action unless the REPL calls ``install(interrupt:)``.
 ///
-/// The handler itself is C (in CReadline's shim.h): it only sets `sig_atomic_t` flags, calls the
+/// The handler itself is C (in CReadline, signal_flags.c): it only sets `sig_atomic_t` flags, calls the
 /// interrupt function and writes a byte to a self-pipe that wakes the editor's `poll()`. Every
 /// decision is made later, in the editor's loop, outside the handler.
 public enum SignalInterrupts {

@@ -47,7 +47,7 @@ extension DispatchMemory {
         let first = Double(readings.afterFirst - readings.before) / mebibyte
         let second = Double(readings.afterSecond - readings.afterFirst) / mebibyte
         let count = { (n: Int) in n.isMultiple(of: 1_000_000) ? "\(n / 1_000_000)M" : "\(n)" }
-        let workload = "7 memory, undo history on"
+        let workload = "9 memory, undo history on"
         let mebibytes = { (bytes: Int) in Samples([Double(bytes) / mebibyte]) }
         return [
             Figure(workload: workload, name: "RSS before", samples: mebibytes(readings.before), unit: "MiB",

@@ -1,5 +1,7 @@
 import Flux
 import FluxLua
+import FluxSession
+import Foundation
 
 /// The one Lua VM workloads 2, 3 and 4 share, with the Swift bench store on its dispatcher.
 ///
@@ -10,11 +12,25 @@ final class LuaBench {
     let store: BenchStore
     let host: FluxHost
 
+    /// The session the dispatcher is kept in, for workload 2 in a session.
+    private(set) var session: Session?
+
     init() {
         store = BenchStore(dispatcher: dispatcher)
         host = FluxHost(dispatcher: dispatcher)
         // A subscriber error would make the figures meaningless: stop at once.
         host.report = { message in fatalError("flux-bench: \(message)") }
+    }
+
+    /// A bench whose dispatcher is kept in a new session in `directory`, as `fluxsh --session` keeps it.
+    convenience init(sessionIn directory: URL) throws {
+        self.init()
+        let session = try Session.open(name: "bench", directory: directory, dispatcher: dispatcher) { message in
+            fatalError("flux-bench: \(message)")
+        }
+        session.restore()
+        session.attach()
+        self.session = session
     }
 
     /// Runs `source`, which must return a function `loop(n)` that does the workload `n` times and
@@ -57,7 +73,20 @@ extension LuaBench {
         let count = options.luaActions
         var runners: [(name: String, run: (Int) throws -> Double)] = []
         if options.wants("lua-redux") { runners.append(("lua-redux", try LuaRedux(bench: bench).run)) }
-        if options.wants("dispatch-lua") { runners.append(("dispatch-lua", try DispatchLua(bench: bench).run)) }
+        if options.wants("dispatch-lua") {
+            runners.append(("dispatch-lua", try DispatchLua(bench: bench).run))
+            // Its own VM and dispatcher, kept in a session: the chunk ends with the save fluxsh makes after a line.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flux-bench-session-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let kept = try LuaBench(sessionIn: folder)
+            let inSession = try DispatchLua(bench: kept)
+            runners.append(("dispatch-lua-session", { count in
+                try Measure.seconds {
+                    _ = try inSession.run(count: count)
+                    kept.session?.save()
+                }
+            }))
+        }
         if options.wants("lua-store") { runners.append(("lua-store", try LuaStoreDispatch(bench: bench).run)) }
         guard !runners.isEmpty else { return [:] }
         progress("\(runners.map(\.name).joined(separator: ", ")): \(options.runs) rounds of \(count) dispatches")
@@ -75,6 +104,11 @@ extension LuaBench {
         if let rate = rates["dispatch-lua"] {
             figures["dispatch-lua"] = [Figure(workload: "2 flux.dispatch from Lua", name: "Swift store, Lua subscriber",
                                               samples: rate, unit: "M actions/s", notes: notes("dispatch-lua", "2 ÷ 3"))]
+        }
+        if let rate = rates["dispatch-lua-session"], let plain = rates["dispatch-lua"] {
+            figures["dispatch-lua"]?.append(Figure(workload: "2 flux.dispatch from Lua", name: "the same in a session",
+                                                   samples: rate, unit: "M actions/s",
+                                                   notes: ratioNote(rate.ratio(to: plain), label: "in a session ÷ without")))
         }
         if let rate = rates["lua-redux"] {
             figures["lua-redux"] = [Figure(workload: "3 pure-Lua Redux store", name: "same VM, 1 listener",

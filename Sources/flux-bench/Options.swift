@@ -16,13 +16,15 @@ struct Options {
     /// Every workload by the name that runs it alone, in the order of the table.
     static let workloads: [(name: String, summary: String)] = [
         ("swift-dispatch", "1: Swift store, 1M actions, 1 and 10 subscribers"),
-        ("dispatch-lua", "2: flux.dispatch from Lua into a Swift store, one Lua subscriber"),
+        ("dispatch-lua", "2: flux.dispatch from Lua into a Swift store, one Lua subscriber (also in a session)"),
         ("lua-redux", "3: pure-Lua Redux-style store in the same VM (baseline of 2 and 4)"),
         ("lua-store", "4: store defined with flux.store, one Lua subscriber"),
         ("bridge", "5: 1,000-item Swift state to a Lua table and back"),
         ("table", "6: FluxTable diff, render and patch render of 10,000 rows, 1% changed"),
         ("shell", "7: fluxsh start to first prompt, and its peak memory"),
-        ("memory", "7: resident memory after 1M and 2M dispatches with undo history on"),
+        ("session", "8: fluxsh start in a session whose journal holds 100,000 actions"),
+        ("memory", "9: resident memory after 1M and 2M dispatches with undo history on"),
+        ("subscriptions", "10: 100,000 subscriptions from Lua made and cancelled, oldest and newest first"),
     ]
 
     /// What `--help` and a wrong argument print.

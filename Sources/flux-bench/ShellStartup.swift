@@ -31,33 +31,30 @@ struct ShellStartup {
 
     let path: String
 
-    /// Runs the shell once with `:stores` and `:quit` on its input and its output (standard output and error) written
-    /// to `output`.
-    func run(output: String = "/dev/null") throws -> Run {
-        var input: [Int32] = [0, 0]
-        guard pipe(&input) == 0 else { throw BenchmarkFailure("shell: pipe failed") }
-        // Written before the start: the pipe holds it, and the clock does not include it.
-        let command = ":stores\n:quit\n"
-        _ = command.withCString { write(input[1], $0, strlen($0)) }
+    /// Runs the shell once, with `extra` arguments, `input` (`:stores` and `:quit` by default) on its
+    /// input and its output (standard output and error) written to `output`.
+    func run(input: String = ":stores\n:quit\n", output: String = "/dev/null", arguments extra: [String] = []) throws -> Run {
+        // Written to a file before the start: the clock does not include it, and no pipe fills up.
+        let inputFile = try Self.temporaryFile()
+        defer { unlink(inputFile) }
+        guard let stream = fopen(inputFile, "w") else { throw BenchmarkFailure("shell: cannot write \(inputFile)") }
+        let written = fputs(input, stream) >= 0
+        guard fclose(stream) == 0, written else { throw BenchmarkFailure("shell: cannot write \(inputFile)") }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_addclose(&actions, input[0])
-        posix_spawn_file_actions_addclose(&actions, input[1])
+        posix_spawn_file_actions_addopen(&actions, 0, inputFile, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_TRUNC, 0)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
 
-        var arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        var arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path)] + extra.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
 
         var pid: pid_t = 0
         var status: Int32 = 0
         let seconds = try Measure.seconds {
             let error = posix_spawn(&pid, path, &actions, nil, &arguments, environ)
-            close(input[0])
-            close(input[1])
             guard error == 0 else { throw BenchmarkFailure("shell: cannot start \(path): \(String(cString: strerror(error)))") }
             while waitpid(pid, &status, 0) < 0 {
                 guard errno == EINTR else { throw BenchmarkFailure("shell: waitpid failed") }
@@ -122,6 +119,15 @@ struct ShellStartup {
         return peak
     }
 
+    /// A new empty file in /tmp.
+    private static func temporaryFile() throws -> String {
+        var template = Array("/tmp/flux-bench-XXXXXX".utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw BenchmarkFailure("shell: cannot create a temporary file") }
+        close(descriptor)
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
     /// The peak resident memory (VmHWM) of process `pid` in bytes, and whether it is asleep.
     private static func sample(_ pid: pid_t) -> (bytes: Int, asleep: Bool)? {
         guard let file = fopen("/proc/\(pid)/status", "r") else { return nil }
@@ -142,11 +148,7 @@ struct ShellStartup {
     /// What one run prints: a shell whose `:stores` lists no shipped feature is not the finished
     /// shell, and its figures would mislead.
     func printed() throws -> String {
-        var template = Array("/tmp/flux-bench-XXXXXX".utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw BenchmarkFailure("shell: cannot create a temporary file") }
-        close(descriptor)
-        let file = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let file = try Self.temporaryFile()
         defer { unlink(file) }
         _ = try run(output: file)
         guard let stream = fopen(file, "r") else { return "" }
@@ -179,6 +181,14 @@ extension ShellStartup {
             times.add(run.seconds * 1000)
             if let failure = run.failure { failures.insert(failure) }
         }
+        // A pasted chunk: read and compiled in time linear in its length (target: under 2 s).
+        let chunk = "t = {\n" + String(repeating: "  1,\n", count: 100_000) + "}\n:quit\n"
+        var chunks = Samples()
+        for _ in 0 ..< 3 {
+            let run = try shell.run(input: chunk)
+            chunks.add(run.seconds * 1000)
+            if let failure = run.failure { failures.insert(failure) }
+        }
         // Separate runs: sampling /proc would slow the timed ones.
         for _ in 0 ..< 3 {
             if let bytes = try shell.peakMemory() { peaks.add(Double(bytes) / mebibyte) }
@@ -187,6 +197,8 @@ extension ShellStartup {
             Figure(workload: workload, name: "start to first prompt", samples: times, unit: "ms",
                    notes: "whole run, `:stores` and `:quit` piped in" + failures.sorted().map { "; \($0)" }.joined()
                        + (printed.contains("ticTacToe") ? "" : "; `:stores` listed no shipped feature: \(printed.prefix(60).debugDescription)")),
+            Figure(workload: workload, name: "a 100,000-line chunk", samples: chunks, unit: "ms",
+                   notes: "whole run, the chunk piped in; 3 runs, target < 2000"),
             Figure(workload: workload, name: "peak memory", samples: peaks, unit: "MiB",
                    notes: peaks.isEmpty ? "ended before it could be sampled" : "VmHWM of the shell, 3 runs"),
         ]

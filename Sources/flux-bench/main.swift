@@ -25,6 +25,8 @@ func runBenchmarks(_ options: Options) throws -> BenchmarkTable {
     if options.wants("bridge") { figures["bridge"] = try Bridging.figures(options) }
     if options.wants("table") { figures["table"] = try TableWorkload.figures(options) }
     if options.wants("shell") { figures["shell"] = try ShellStartup.figures(options) }
+    if options.wants("subscriptions") { figures["subscriptions"] = try Subscriptions.figures(options) }
+    if options.wants("session") { figures["session"] = try SessionStartup.figures(options) }
     return BenchmarkTable(figures: Options.workloads.flatMap { figures[$0.name] ?? [] })
 }
 

@@ -110,7 +110,7 @@ extension FluxLuaTests {
             #expect(try vm.run("return #string.rep('x', 1000)") == [1000])
         }
 
-        @Test("Swift may push past the cap without crashing; Lua code then hits the cap")
+        @Test("what a Swift function pushes counts against the cap: past it, the call fails and the VM goes on")
         func swiftPushesPastCap() throws {
             let vm = LuaVM()
             vm.memoryLimit = vm.usedMemory + 64 << 10
@@ -118,7 +118,9 @@ extension FluxLuaTests {
                 try lua.push(Array(repeating: "some text", count: 20_000))
                 return 1
             }
-            #expect(try vm.run("local t = host.big() return #t") == [20_000])
+            let error = try #require(throws: LuaError.self) { try vm.run("local t = host.big() return #t") }
+            #expect(error.kind == .memory)
+            #expect(try vm.run("return pcall(host.big)") == [false, "not enough memory"])
             #expect(try vm.run("collectgarbage() return 'fine'") == ["fine"])
             vm.memoryLimit = nil
             #expect(vm.memoryLimit == nil)

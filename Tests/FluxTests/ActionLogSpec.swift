@@ -58,8 +58,8 @@ struct ActionLogSpec {
         try world.dispatcher.group("Shopping") { try world.dispatcher.dispatch(AddTodo(title: "milk")) }
         try world.dispatcher.undo()
         #expect(world.lines == [
-            #"{"group":1,"label":"Shopping","name":"todos.add","payload":{"title":"milk"},"time":0}"#,
-            #"{"name":"flux.undo","time":0}"#,
+            #"{"name":"todos.add","payload":{"title":"milk"},"group":1,"label":"Shopping","time":0.0}"#,
+            #"{"step":"undo","time":0.0}"#,
         ])
     }
 
@@ -81,18 +81,80 @@ struct ActionLogSpec {
         #expect(world.todos.state.titles.isEmpty)
     }
 
-    @Test("a dispatch that fails midway → its line number; the valid steps before it stay applied")
+    @Test("a dispatch that fails midway → its line number, and every store and the undo history are as before the replay")
     func failingStep() throws {
         let world = World(recording: false)
+        try world.dispatcher.dispatch(AddTodo(title: "kept"))
+        let heard = Recorder(world.todos)
         let log = """
         {"name":"todos.add","payload":{"title":"a"}}
+        {"name":"counter.increment","payload":{"by":3}}
+        {"step":"undo"}
         {"name":"todos.remove","payload":{"title":"x"}}
         {"name":"todos.add","payload":{"title":"b"}}
         """
-        #expect(throws: ReplayError(line: 2, message: "store 'todos' failed on 'todos.remove': no todo 'x'")) {
+        #expect(throws: ReplayError(line: 4, message: "store 'todos' failed on 'todos.remove': no todo 'x'")) {
             try ActionReplayer(dispatcher: world.dispatcher).replay(contentsOf: log)
         }
+        #expect(world.todos.state.titles == ["kept"])
+        #expect(world.counter.state.count == 0)
+        #expect(world.dispatcher.history.undoLabels == ["todos.add"])
+        #expect(world.dispatcher.history.redoLabels.isEmpty)
+        #expect(heard.states.last == TodoState(titles: ["kept"]))
+    }
+
+    @Test("an action named flux.undo is an action, never an undo step")
+    func actionNamedLikeAStep() throws {
+        let original = World(recording: true)
+        let named = NamedLikeUndoStore(dispatcher: original.dispatcher)
+        try original.dispatcher.dispatch(Increment(by: 2))
+        try original.dispatcher.dispatch(NamedLikeUndo())
+        try original.dispatcher.undo()
+        #expect(original.lines[1] == #"{"name":"flux.undo","payload":{},"time":0.0}"#)
+        let replica = World(recording: false)
+        let replicaNamed = NamedLikeUndoStore(dispatcher: replica.dispatcher)
+        try ActionReplayer(dispatcher: replica.dispatcher).replay(contentsOf: original.lines.joined(separator: "\n"))
+        #expect(replica.counter.state.count == 2)
+        #expect(replicaNamed.state == named.state)
+        #expect(replica.dispatcher.history.undoLabels == ["counter.increment"])
+    }
+
+    @Test("CRLF line endings and a missing final newline are accepted")
+    func crlf() throws {
+        let world = World(recording: false)
+        let log = "{\"name\":\"todos.add\",\"payload\":{\"title\":\"a\"}}\r\n\r\n{\"step\":\"undo\"}\r\n{\"step\":\"redo\"}"
+        #expect(try ActionReplayer(dispatcher: world.dispatcher).replay(contentsOf: log) == 3)
         #expect(world.todos.state.titles == ["a"])
+        #expect(throws: ReplayError(line: 2, message: "not a log entry: 'step' must be \"undo\" or \"redo\", got \"jump\"")) {
+            try ActionReplayer(dispatcher: world.dispatcher).replay(contentsOf: "{\"step\":\"undo\"}\r\n{\"step\":\"jump\"}\r\n")
+        }
+    }
+
+    @Test("a follow-up a subscriber dispatched is recorded as one and replayed once, in its place")
+    func followUps() throws {
+        func world() -> (World, StoreSubscription) {
+            let world = World(recording: true)
+            // Every todo added counts one, through a follow-up.
+            let subscription = world.todos.subscribe { [unowned world] state in
+                if !state.titles.isEmpty { try? world.dispatcher.dispatch(Increment(by: 1)) }
+            }
+            return (world, subscription)
+        }
+        let (original, kept) = world()
+        try original.dispatcher.dispatch(AddTodo(title: "a"))
+        try original.dispatcher.group("two") {
+            try original.dispatcher.dispatch(AddTodo(title: "b"))
+            try original.dispatcher.dispatch(AddTodo(title: "c"))
+        }
+        try original.dispatcher.undo()
+        #expect(original.counter.state.count == 2) // 3 follow-ups, the group undone, and one more as the undo is heard
+        #expect(original.lines.filter { $0.contains(#""followUp":true"#) }.count == 4)
+        let (replica, alsoKept) = world()
+        try ActionReplayer(dispatcher: replica.dispatcher).replay(contentsOf: original.lines.joined(separator: "\n"))
+        #expect(replica.snapshot == original.snapshot)
+        #expect(replica.dispatcher.history.undoLabels == original.dispatcher.history.undoLabels)
+        #expect(replica.dispatcher.history.redoLabels == original.dispatcher.history.redoLabels)
+        _ = (kept, alsoKept)
     }
 
     @Test("an unknown action or a bad payload in a log → the line number and the field")
@@ -109,6 +171,18 @@ struct ActionLogSpec {
             try replayer.replay(contentsOf: #"{"name":"todos.remove","payload":{"title":"x"}}"#)
         }
         #expect(world.todos.state.titles.isEmpty)
+    }
+}
+
+/// An action whose name is the one old logs gave undo steps.
+struct NamedLikeUndo: Action {
+    static let name = "flux.undo"
+}
+
+final class NamedLikeUndoStore: Store<CounterState> {
+    init(dispatcher: Dispatcher) {
+        super.init(name: "namedLikeUndo", state: CounterState(), dispatcher: dispatcher)
+        on(NamedLikeUndo.self) { state, _ in state.count += 1 }
     }
 }
 

@@ -53,6 +53,32 @@ struct UndoSpec {
         #expect(todos.state.titles.isEmpty)
     }
 
+    @Test("all or nothing: work that throws half-way leaves every store and the history as before, and says so to subscribers")
+    func allOrNothing() throws {
+        let counter = CounterStore(dispatcher: dispatcher)
+        let todos = TodoStore(dispatcher: dispatcher)
+        try dispatcher.dispatch(Increment(by: 1))
+        try dispatcher.dispatch(AddTodo(title: "kept"))
+        try dispatcher.undo()
+        let recorder = Recorder(counter)
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try dispatcher.allOrNothing {
+                try dispatcher.dispatch(Increment(by: 10))
+                try dispatcher.undo()
+                try dispatcher.dispatch(AddTodo(title: "dropped"))
+                throw Stop()
+            }
+        }
+        #expect(counter.state.count == 1)
+        #expect(todos.state.titles.isEmpty)
+        #expect(dispatcher.history.undoLabels == ["counter.increment"])
+        #expect(dispatcher.history.redoLabels == ["todos.add"])
+        #expect(recorder.states.last?.count == 1, "subscribers hear the state put back")
+        #expect(try dispatcher.allOrNothing { try dispatcher.dispatch(Increment(by: 2)); return 7 } == 7)
+        #expect(counter.state.count == 3)
+    }
+
     @Test("a new action clears redo")
     func newActionClearsRedo() throws {
         let counter = CounterStore(dispatcher: dispatcher)

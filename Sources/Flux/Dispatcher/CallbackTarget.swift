@@ -12,11 +12,9 @@ final class CallbackTarget: DispatchTarget {
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws { try callback(action) }
     func begin() {}
     func rollback() {}
-    func commit(recording: Bool) -> Int? { nil }
+    func commit() -> Any? { nil }
     func snapshot() -> Any { () }
-    func travel(_ step: HistoryStep) -> Int { 0 }
-    func forgetOldestUndo() {}
-    func forgetRedo() {}
-    func forgetHistory() {}
+    func restore(_ snapshot: Any) {}
+    func cost(of snapshot: Any) -> Int { 0 }
     func publish() {}
 }

@@ -1,10 +1,9 @@
 /// Something registered with a ``Dispatcher``: a store, or a bare callback.
 ///
 /// The dispatcher drives a target through one transaction per action: ``begin()``, then
-/// ``handle(_:in:)``, then ``rollback()`` when any target failed or ``commit(recording:)`` when all
-/// succeeded; once every target has handled the action it calls ``publish()`` so observers see the result.
-/// A target keeps its own undo and redo states (in an ``UndoStates``); the ``History`` keeps which
-/// targets each step touched and moves them with ``travel(_:)`` and the `forget…` calls.
+/// ``handle(_:in:)``, then ``rollback()`` when any target failed or ``commit()`` when all succeeded;
+/// once every target has handled the action it calls ``publish()`` so observers see the result.
+/// Undo and redo use ``snapshot()`` and ``restore(_:)``.
 /// ``Store`` implements all of this; scripting layers implement it for stores defined at run time.
 public protocol DispatchTarget: AnyObject {
     /// The name used in messages, in `waitFor` cycles and by the shell.
@@ -17,21 +16,16 @@ public protocol DispatchTarget: AnyObject {
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws
     /// Returns to the state at ``begin()``: another target failed on the action.
     func rollback()
-    /// Keeps the change. Returns nil when the state is unchanged; otherwise, when `recording`, keeps
-    /// the state from ``begin()`` as the newest undo state and returns what keeping it costs in bytes
-    /// (0 when not recording).
-    func commit(recording: Bool) -> Int?
-    /// The state now (inside a dispatch, with this action's changes so far).
+    /// Keeps the change; returns the state from ``begin()`` as an undo snapshot, or nil when the
+    /// state is unchanged.
+    func commit() -> Any?
+    /// The state now, for undo and redo.
     func snapshot() -> Any
-    /// Puts back the newest undo state (or redo state), keeping the state now as the newest state of
-    /// the other kind, without notifying anyone; returns what keeping that state costs in bytes.
-    func travel(_ step: HistoryStep) -> Int
-    /// Forgets the oldest undo state: the history dropped its oldest step.
-    func forgetOldestUndo()
-    /// Forgets every redo state: a new step was recorded.
-    func forgetRedo()
-    /// Forgets every undo and redo state.
-    func forgetHistory()
+    /// Puts back a state taken by ``snapshot()`` or ``commit()``, without notifying anyone.
+    func restore(_ snapshot: Any)
+    /// About how many bytes keeping `snapshot` (from ``snapshot()`` or ``commit()``) in an undo step
+    /// costs: the history drops its oldest steps when their costs together pass ``History/memoryLimit``.
+    func cost(of snapshot: Any) -> Int
     /// Tells observers about the state now, if it differs from what they last heard.
     func publish()
 }

@@ -25,9 +25,13 @@ public final class Dispatcher {
     public let history: History
     /// Hooks run around every dispatch, in order.
     @exclusivity(unchecked) public var middleware: [any Middleware] = []
+    /// Told of every committed action and step, after the middleware (one observer: a session's journal).
+    @exclusivity(unchecked) public var commitObserver: (any CommitObserver)?
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
     /// loop (reported through ``onFollowUpError`` as ``DispatcherError/followUpsDidNotSettle(action:limit:)``).
     public var followUpLimit = 100_000
+    /// Told of every target registered from now on (a session gives a store defined later its saved state).
+    public var didRegister: ((any DispatchTarget) -> Void)?
     /// Told when an action queued by a subscriber fails (the action that queued it already succeeded).
     public var onFollowUpError: (any Action, any Error) -> Void = Dispatcher.writeFollowUpError
 
@@ -36,12 +40,12 @@ public final class Dispatcher {
 
     /// The default ``onNote``: one line on standard error.
     public static func writeNote(_ note: String) {
-        FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("note: \(note)\n".utf8))
     }
 
     /// The default ``onFollowUpError``: one line on standard error.
     public static func writeFollowUpError(_ action: any Action, _ error: any Error) {
-        FileHandle.standardError.write(Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
     }
 
     private enum Phase { case idle, handling, notifying }
@@ -102,6 +106,12 @@ public final class Dispatcher {
     @exclusivity(unchecked) private var touchedCount = 0
     @exclusivity(unchecked) private var followUps = Deque<any Action>()
     @exclusivity(unchecked) private var draining = false
+    /// Whether the action being handled or published now was queued by a subscriber: a log records
+    /// it as a follow-up, so that a replay does not dispatch it a second time.
+    @exclusivity(unchecked) public private(set) var isFollowUp = false
+    /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
+    /// the recorded follow-ups itself, in their recorded places.
+    @exclusivity(unchecked) public var dropsFollowUps = false
     @exclusivity(unchecked) private var openGroup: OpenGroup?
     private var nextGroupID = 1
 
@@ -121,6 +131,7 @@ public final class Dispatcher {
         registrations.append(registration)
         registrationsByID[token.id] = registration
         routesChanged()
+        didRegister?(target)
         return token
     }
 
@@ -169,6 +180,10 @@ public final class Dispatcher {
     /// Whether stores are handling an action right now.
     public var isDispatching: Bool { phase == .handling }
 
+    /// Whether no group is open and no follow-up is queued: what has been dispatched is complete, so a
+    /// session saving now saves no half of a group or an action without its follow-ups.
+    public var isSettled: Bool { openGroup == nil && followUps.isEmpty }
+
     /// The label and number of the undo group open now, if any (the action log records it).
     public var currentGroup: (id: Int, label: String)? {
         openGroup.map { ($0.id, $0.label) }
@@ -183,7 +198,7 @@ public final class Dispatcher {
         case .handling:
             throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.pointee.name ?? "?")
         case .notifying:
-            followUps.append(action)
+            if !dropsFollowUps { followUps.append(action) }
         case .idle:
             try perform(action)
             if !followUps.isEmpty { drainFollowUps() }
@@ -242,6 +257,7 @@ public final class Dispatcher {
             let names = touched[..<touchedCount].map { $0._withUnsafeGuaranteedRef { $0.target.name } }
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
+        if let commitObserver { commitObserver.didCommit(action, in: self) }
         touchedCount = 0
         phase = .idle
     }
@@ -267,15 +283,15 @@ public final class Dispatcher {
         }
     }
 
-    /// Commits every target the action touched. Each changed target keeps its state from before the
-    /// action for undo, unless an open group already holds one from before its first action; `touched`
+    /// Commits every target the action touched. Each changed target's state from before the action is
+    /// kept for undo, unless an open group already holds one from before its first action; `touched`
     /// then keeps only the changed targets, in order, to publish them.
     private func keepChanges(_ name: String) {
         let group = openGroup
         let recording = history.isRecording
-        // The step's targets: the first inline, any others in an array (rarely needed, so never allocated).
-        var first: Unmanaged<Registration>?
-        var rest: [any DispatchTarget]?
+        // The step's states: the first inline, any others in an array (rarely needed, so never allocated).
+        var first: HistoryEntry.Change?
+        var rest: [HistoryEntry.Change]?
         var cost = 0
         var changed = 0
         for index in 0 ..< touchedCount {
@@ -283,15 +299,15 @@ public final class Dispatcher {
             let kept = registration._withUnsafeGuaranteedRef { registration -> Bool in
                 let keeping = recording && group?.entry.contains(registration.target) != true
                 guard let kept = registration.lane.commit(registration.target, keeping) else { return false }
-                if keeping {
+                if let state = kept.state {
                     if let group {
-                        group.entry.append(registration.target, cost: kept)
+                        group.entry.append(registration.target, state, cost: kept.cost)
                     } else if first == nil {
-                        first = Unmanaged.passUnretained(registration)
+                        first = HistoryEntry.Change(target: registration.target, snapshot: state)
                     } else {
-                        rest = (rest ?? []) + [registration.target]
+                        rest = (rest ?? []) + [HistoryEntry.Change(target: registration.target, snapshot: state)]
                     }
-                    cost += kept
+                    cost += kept.cost
                 }
                 return true
             }
@@ -301,10 +317,7 @@ public final class Dispatcher {
         }
         touchedCount = changed
         guard let first else { return }
-        let note = first._withUnsafeGuaranteedRef {
-            history.record(label: name, cost: cost, first: $0.target, rest: rest)
-        }
-        if let note { onNote(note) }
+        if let note = history.record(label: name, cost: cost, first: first, rest: rest) { onNote(note) }
     }
 
     private func invoke(_ registration: Registration, _ action: any Action) throws {
@@ -363,7 +376,11 @@ public final class Dispatcher {
     private func drainFollowUps() {
         guard !draining else { return }
         draining = true
-        defer { draining = false }
+        isFollowUp = true
+        defer {
+            draining = false
+            isFollowUp = false
+        }
         var performed = 0
         while let next = followUps.popFirst() {
             performed += 1
@@ -397,6 +414,27 @@ public final class Dispatcher {
         return try body()
     }
 
+    /// Runs `body`, which may dispatch, undo and redo, all or nothing: when it throws, every store goes
+    /// back to its state from before (and is published), the undo history too; the error is rethrown.
+    ///
+    /// For long work a user may stop half-way, such as replaying a log. Outside a dispatch or group only.
+    public func allOrNothing<T>(_ body: () throws -> T) throws -> T {
+        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        let targets = registrations.map(\.target)
+        let states = targets.map { $0.snapshot() }
+        let steps = history.steps
+        do {
+            return try body()
+        } catch {
+            for (target, state) in zip(targets, states) { target.restore(state) }
+            history.replaceSteps(undo: steps.undo, redo: steps.redo)
+            phase = .notifying
+            for target in targets { target.publish() }
+            phase = .idle
+            throw error
+        }
+    }
+
     /// Reverts the last step: every store it touched returns to its state before, and is published.
     ///
     /// - Returns: false when there was nothing to undo.
@@ -416,7 +454,7 @@ public final class Dispatcher {
     private func travel(_ step: HistoryStep) throws -> Bool {
         guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }
-        let reverse = entry.travel(step)
+        let reverse = entry.swapped()
         var note: String?
         if step == .undo { history.pushRedo(reverse) } else { note = history.pushUndo(reverse) }
         if let note { onNote(note) }
@@ -424,6 +462,7 @@ public final class Dispatcher {
         phase = .notifying
         entry.forEachTarget { $0.publish() }
         for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
+        commitObserver?.didTravel(step, in: self)
         phase = .idle
         if !followUps.isEmpty { drainFollowUps() }
         return true

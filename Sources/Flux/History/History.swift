@@ -14,9 +14,9 @@ public final class History {
         }
     }
 
-    /// The most bytes the undo steps may keep, as their targets count them
-    /// (``DispatchTarget/commit(recording:)``); past it the oldest steps are dropped, so a large state
-    /// never fills memory with copies of itself. The first time, a note says so.
+    /// The most bytes the undo steps may keep, as their targets count them (``DispatchTarget/cost(of:)``);
+    /// past it the oldest steps are dropped, so a large state never fills memory with copies of itself.
+    /// The first time, a note says so.
     @exclusivity(unchecked) public var memoryLimit: Int {
         didSet {
             memoryLimit = max(0, memoryLimit)
@@ -52,46 +52,85 @@ public final class History {
     /// The labels of the redo steps, next first.
     public var redoLabels: [String] { redoStack.reversed().map(\.label) }
 
-    /// Whether targets should keep undo states for a new step.
+    /// Goes up by one whenever a step is recorded, taken or dropped: whoever saves the history saves
+    /// it again only when this moved.
+    @exclusivity(unchecked) public private(set) var version = 0
+
+    /// The steps as they are: undo oldest first, redo with the next one to take last.
+    public var steps: (undo: [HistoryEntry], redo: [HistoryEntry]) { (undoStack.entries, redoStack) }
+
+    /// Puts back steps read from ``steps`` (a session restoring its saved history, a replay that
+    /// failed undoing itself); undo steps past ``limit`` or ``memoryLimit`` are dropped, oldest first.
+    /// Returns the note for the user when memory dropped steps.
+    @discardableResult
+    public func replaceSteps(undo: [HistoryEntry], redo: [HistoryEntry]) -> String? {
+        undoStack.removeAll()
+        cost = 0
+        for var entry in undo.suffix(limit) where !entry.isEmpty {
+            entry.number = nextNumber()
+            cost += entry.cost
+            undoStack.append(entry)
+        }
+        redoStack = redo.map { entry in
+            var entry = entry
+            entry.number = nextNumber()
+            return entry
+        }
+        version &+= 1
+        return trimToMemoryLimit()
+    }
+
+    /// Whether the dispatcher should keep states for a new step.
     var isRecording: Bool { limit > 0 }
 
     /// Forgets every step.
     public func clear() {
-        for entry in undoStack.entries + redoStack { entry.forEachTarget { $0.forgetHistory() } }
         undoStack.removeAll()
         redoStack.removeAll()
         cost = 0
         noted = false
+        version &+= 1
     }
 
-    /// Adds a step whose targets have kept their states; returns a note for the user the first time
-    /// steps are dropped to stay under ``memoryLimit``.
+    /// Adds a step; returns a note for the user the first time steps are dropped to stay under
+    /// ``memoryLimit``.
     func record(_ entry: HistoryEntry) -> String? {
         guard let first = entry.first else { return nil }
         return record(label: entry.label, cost: entry.cost, first: first, rest: entry.rest)
     }
 
-    /// Adds a step that changed `first` and the targets in `rest` (usually none: nil).
-    func record(label: String, cost: Int, first: any DispatchTarget, rest: [any DispatchTarget]?) -> String? {
+    /// Adds a step that changed `first` and the states in `rest` (usually none: nil).
+    func record(label: String, cost: Int, first: HistoryEntry.Change, rest: [HistoryEntry.Change]?) -> String? {
         guard isRecording else { return nil }
-        if undoStack.isFull { forgetOldest() }
+        if undoStack.isFull { self.cost -= undoStack.oldestCost }
         self.cost += cost
-        undoStack.append(label: label, cost: cost, first: first, rest: rest)
-        if !redoStack.isEmpty { dropRedo() }
+        undoStack.append(label: label, number: nextNumber(), cost: cost, first: first, rest: rest)
+        if !redoStack.isEmpty { redoStack.removeAll() }
+        version &+= 1
         return self.cost > memoryLimit ? trimToMemoryLimit() : nil
     }
 
     func popUndo() -> HistoryEntry? {
         guard let entry = undoStack.popLast() else { return nil }
         cost -= entry.cost
+        version &+= 1
         return entry
     }
 
-    func popRedo() -> HistoryEntry? { redoStack.popLast() }
-    func pushRedo(_ entry: HistoryEntry) { redoStack.append(entry) }
+    func popRedo() -> HistoryEntry? {
+        guard let entry = redoStack.popLast() else { return nil }
+        version &+= 1
+        return entry
+    }
 
-    func pushUndo(_ entry: HistoryEntry) -> String? {
-        if undoStack.isFull { forgetOldest() }
+    func pushRedo(_ entry: consuming HistoryEntry) {
+        entry.number = nextNumber()
+        redoStack.append(entry)
+    }
+
+    func pushUndo(_ entry: consuming HistoryEntry) -> String? {
+        entry.number = nextNumber()
+        if undoStack.isFull { cost -= undoStack.oldestCost }
         cost += entry.cost
         undoStack.append(entry)
         return cost > memoryLimit ? trimToMemoryLimit() : nil
@@ -104,8 +143,7 @@ public final class History {
         var largest = 0
         while cost > memoryLimit, !undoStack.isEmpty {
             largest = max(largest, undoStack.oldestCost)
-            forgetOldest()
-            _ = undoStack.popFirst()
+            dropOldest()
             dropped += 1
         }
         guard !noted else { return nil }
@@ -116,19 +154,16 @@ public final class History {
     }
 
     private func dropOldest() {
-        forgetOldest()
-        _ = undoStack.popFirst()
-    }
-
-    /// Tells the targets of the oldest step, about to be dropped, to forget their state for it.
-    private func forgetOldest() {
         cost -= undoStack.oldestCost
-        undoStack.forEachOldestTarget { $0.forgetOldestUndo() }
+        _ = undoStack.popFirst()
+        version &+= 1
     }
 
-    private func dropRedo() {
-        for entry in redoStack { entry.forEachTarget { $0.forgetRedo() } }
-        redoStack.removeAll()
+    @exclusivity(unchecked) private var lastNumber = 0
+
+    private func nextNumber() -> Int {
+        lastNumber &+= 1
+        return lastNumber
     }
 
     private static func mebibytes(_ bytes: Int) -> String {

@@ -1,50 +1,86 @@
-/// One step of undo: the targets an action (or a group of actions) changed. Each target keeps its own
-/// state from before the step (see ``UndoStates``), so a step holds no state itself.
+/// One step of undo: what every store touched by an action (or a group of actions) looked like before it.
 ///
-/// Most steps touch one target, so the first is kept inline and only further ones in an array:
-/// recording a step costs no allocation in the common case.
-struct HistoryEntry {
+/// Most steps touch one store, so the first state is kept inline and only further ones in an array:
+/// recording a step costs no allocation beyond the state's own box in the common case.
+public struct HistoryEntry {
     /// What the user did: the group's label, or the action's name.
-    let label: String
-    /// What the targets' kept states cost together, in bytes.
-    private(set) var cost = 0
-    private(set) var first: (any DispatchTarget)?
-    private(set) var rest: [any DispatchTarget] = []
+    public let label: String
+    /// Set by the history when it takes the step in, unique within it: whoever saves the history
+    /// encodes a step once, not at every save.
+    public internal(set) var number = 0
+    /// What the states held here cost together, in bytes, as their targets count them
+    /// (``DispatchTarget/cost(of:)``): the history drops its oldest steps past ``History/memoryLimit``.
+    public private(set) var cost = 0
+    private(set) var first: Change?
+    private(set) var rest: [Change] = []
+
+    /// One store's state before the step. A struct, not a tuple: tuples in generic containers are
+    /// copied by runtime-built value witnesses, several times slower.
+    struct Change {
+        let target: any DispatchTarget
+        let snapshot: Any
+    }
 
     init(label: String) {
         self.label = label
     }
 
-    init(label: String, cost: Int, first: (any DispatchTarget)?, rest: [any DispatchTarget]) {
+    init(label: String, number: Int, cost: Int, first: Change?, rest: [Change]) {
         self.label = label
+        self.number = number
         self.cost = cost
         self.first = first
         self.rest = rest
     }
 
+    /// A step restoring each target to its snapshot (a session rebuilding its saved history).
+    public init(label: String, changes: [(target: any DispatchTarget, snapshot: Any)]) {
+        self.label = label
+        for change in changes { append(change.target, change.snapshot, cost: change.target.cost(of: change.snapshot)) }
+    }
+
+    /// Each target the step restores, with the state it restores it to.
+    public var changes: [(target: any DispatchTarget, snapshot: Any)] {
+        var changes: [(target: any DispatchTarget, snapshot: Any)] = []
+        forEachState { changes.append(($0, $1)) }
+        return changes
+    }
+
     /// Whether the step changes nothing.
     var isEmpty: Bool { first == nil }
 
-    /// Adds a target that kept a state costing `cost` bytes for this step.
-    mutating func append(_ target: any DispatchTarget, cost: Int) {
-        if first == nil { first = target } else { rest.append(target) }
+    /// Adds `target`'s state before the step, which costs `cost` bytes to keep.
+    mutating func append(_ target: any DispatchTarget, _ snapshot: Any, cost: Int) {
+        let change = Change(target: target, snapshot: snapshot)
+        if first == nil { first = change } else { rest.append(change) }
         self.cost += cost
     }
 
     func contains(_ target: any DispatchTarget) -> Bool {
-        first.map { $0 === target } == true || rest.contains { $0 === target }
+        first.map { $0.target === target } == true || rest.contains { $0.target === target }
     }
 
     func forEachTarget(_ body: (any DispatchTarget) -> Void) {
-        guard let first else { return }
-        body(first)
-        for target in rest { body(target) }
+        forEachState { target, _ in body(target) }
     }
 
-    /// Moves every target one step back or forward and returns the step that reverses it.
-    func travel(_ step: HistoryStep) -> HistoryEntry {
+    private func forEachState(_ body: (any DispatchTarget, Any) -> Void) {
+        guard let first else { return }
+        body(first.target, first.snapshot)
+        for state in rest { body(state.target, state.snapshot) }
+    }
+
+    /// Puts every target back to the state held here and returns the step that reverses it
+    /// (holding the states they had until now).
+    func swapped() -> HistoryEntry {
         var reverse = HistoryEntry(label: label)
-        forEachTarget { reverse.append($0, cost: $0.travel(step)) }
+        forEachState { target, _ in
+            let now = target.snapshot()
+            reverse.append(target, now, cost: target.cost(of: now))
+        }
+        var states: [(any DispatchTarget, Any)] = []
+        forEachState { states.append(($0, $1)) }
+        for (target, snapshot) in states.reversed() { target.restore(snapshot) }
         return reverse
     }
 }

@@ -3,13 +3,14 @@
 ///
 /// A step's parts are kept in parallel arrays rather than as ``HistoryEntry`` values: recording writes
 /// each part in place, where moving whole entries in and out of optional slots copies them. A class,
-/// so reading the oldest step does not copy (and retain) the four arrays.
+/// so reading the oldest step does not copy (and retain) the arrays.
 final class HistoryRing {
     // One thread; no access spans a call out.
     @exclusivity(unchecked) private var labels: ContiguousArray<String> = []
+    @exclusivity(unchecked) private var numbers: ContiguousArray<Int> = []
     @exclusivity(unchecked) private var costs: ContiguousArray<Int> = []
-    @exclusivity(unchecked) private var firsts: ContiguousArray<(any DispatchTarget)?> = []
-    @exclusivity(unchecked) private var rests: ContiguousArray<[any DispatchTarget]> = []
+    @exclusivity(unchecked) private var firsts: ContiguousArray<HistoryEntry.Change?> = []
+    @exclusivity(unchecked) private var rests: ContiguousArray<[HistoryEntry.Change]> = []
     @exclusivity(unchecked) private var head = 0 // the oldest step's slot
     @exclusivity(unchecked) private(set) var count = 0
 
@@ -28,21 +29,15 @@ final class HistoryRing {
     /// What the oldest step's kept states cost.
     var oldestCost: Int { count > 0 ? costs[head] : 0 }
 
-    /// Calls `body` with each target of the oldest step.
-    func forEachOldestTarget(_ body: (any DispatchTarget) -> Void) {
-        guard count > 0, let first = firsts[head] else { return }
-        body(first)
-        for target in rests[head] { body(target) }
-    }
-
-    /// Adds a step as the newest; when full, it takes the oldest one's place (forget its targets' states
-    /// first). `rest` holds the targets after `first`, usually none (nil).
-    func append(label: String, cost: Int, first: any DispatchTarget, rest: [any DispatchTarget]?) {
+    /// Adds a step as the newest; when full, it takes the oldest one's place. `rest` holds the states
+    /// after `first`, usually none (nil).
+    func append(label: String, number: Int, cost: Int, first: HistoryEntry.Change, rest: [HistoryEntry.Change]?) {
         guard capacity > 0 else { return }
         let index: Int
         if count < capacity {
             if labels.count < capacity { // grows up to capacity, then never again
                 labels.append("")
+                numbers.append(0)
                 costs.append(0)
                 firsts.append(nil)
                 rests.append([])
@@ -54,6 +49,7 @@ final class HistoryRing {
             head = slot(1)
         }
         labels[index] = label
+        numbers[index] = number
         costs[index] = cost
         firsts[index] = first
         if let rest { rests[index] = rest } else if !rests[index].isEmpty { rests[index] = [] }
@@ -61,7 +57,7 @@ final class HistoryRing {
 
     func append(_ entry: HistoryEntry) {
         guard let first = entry.first else { return }
-        append(label: entry.label, cost: entry.cost, first: first, rest: entry.rest)
+        append(label: entry.label, number: entry.number, cost: entry.cost, first: first, rest: entry.rest)
     }
 
     /// Removes and returns the newest step.
@@ -82,6 +78,7 @@ final class HistoryRing {
 
     func removeAll() {
         labels.removeAll()
+        numbers.removeAll()
         costs.removeAll()
         firsts.removeAll()
         rests.removeAll()
@@ -95,13 +92,14 @@ final class HistoryRing {
     }
 
     private func entry(_ index: Int) -> HistoryEntry {
-        HistoryEntry(label: labels[index], cost: costs[index], first: firsts[index], rest: rests[index])
+        HistoryEntry(label: labels[index], number: numbers[index], cost: costs[index], first: firsts[index], rest: rests[index])
     }
 
     /// The step in slot `index`, whose slot is then emptied.
     private func take(_ index: Int) -> HistoryEntry {
         let taken = entry(index)
         labels[index] = ""
+        numbers[index] = 0
         costs[index] = 0
         firsts[index] = nil
         rests[index] = []
@@ -113,8 +111,7 @@ final class HistoryRing {
         return index < labels.count ? index : index - labels.count
     }
 
-    /// Keeps the newest `capacity` steps, in order, in a ring of the new size (the history has
-    /// dropped the others first).
+    /// Keeps the newest `capacity` steps, in order, in a ring of the new size.
     private func resize() {
         capacity = max(0, capacity)
         let kept = entries.suffix(capacity)

@@ -1,97 +1,172 @@
 import Foundation
 
-/// One line of an action log (JSON Lines): an action's name and payload, when it ran, and the undo
-/// group it belonged to — or an undo or redo step.
+/// One line of an action log (JSON Lines): an action with its payload, when it ran, the undo group it
+/// belonged to and whether a subscriber dispatched it — or an undo or redo step.
 ///
 /// ```json
-/// {"name":"ticTacToe.placeToken","payload":{"index":4},"time":1795000000.5,"group":3,"label":"Place token"}
-/// {"name":"flux.undo","time":1795000001.2}
+/// {"name":"ticTacToe.placeToken","payload":{"index":4},"group":3,"label":"Place token","time":1795000000.5}
+/// {"name":"audit.note","payload":{"text":"x"},"followUp":true,"time":1795000000.5}
+/// {"step":"undo","time":1795000001.2}
 /// ```
+///
+/// Actions carry `name`, steps carry `step`: no action name, not even `flux.undo`, reads as a step.
 public struct ActionLogEntry {
-    /// The name a log gives an undo step.
-    public static let undoName = "flux.undo"
-    /// The name a log gives a redo step.
-    public static let redoName = "flux.redo"
+    /// What the line records.
+    public enum Event {
+        /// An action as dispatched.
+        case action(any Action)
+        /// An undo or redo step.
+        case step(HistoryStep)
+    }
 
-    /// The action's name, or ``undoName`` / ``redoName``.
-    public var name: String
-    /// The action as dispatched (nil for undo and redo).
-    public var action: (any Action)?
+    /// The action or step.
+    public var event: Event
     /// Seconds since 1970 when it ran.
     public var time: Double
     /// The undo group the action ran in, with its label.
     public var group: (id: Int, label: String)?
+    /// Whether a subscriber dispatched the action while the one before it was published: a replay
+    /// dispatches it in its place instead of letting subscribers dispatch it again.
+    public var isFollowUp = false
 
     /// An entry for a dispatched action.
-    public init(action: any Action, time: Double, group: (id: Int, label: String)? = nil) {
-        self.name = action.name
-        self.action = action
+    public init(action: any Action, time: Double, group: (id: Int, label: String)? = nil, isFollowUp: Bool = false) {
+        self.event = .action(action)
         self.time = time
         self.group = group
+        self.isFollowUp = isFollowUp
     }
 
     /// An entry for an undo or redo step.
     public init(step: HistoryStep, time: Double) {
-        self.name = step == .undo ? Self.undoName : Self.redoName
-        self.action = nil
+        self.event = .step(step)
         self.time = time
+    }
+
+    /// The action's name, or `undo` / `redo` for a step (for listings; the line itself keeps them apart).
+    public var name: String {
+        switch event {
+        case let .action(action): action.name
+        case let .step(step): step.rawValue
+        }
+    }
+
+    /// The action, nil for a step.
+    public var action: (any Action)? {
+        if case let .action(action) = event { return action }
+        return nil
     }
 
     /// The entry as one line of JSON, without the newline.
     public func jsonLine() throws -> String {
+        var fields: [String] = []
+        switch event {
+        case let .action(action):
+            fields.append(#""name":"# + JSONText.quote(action.name))
+            fields.append(#""payload":"# + (try Self.payloadJSON(of: action)))
+            if isFollowUp { fields.append(#""followUp":true"#) }
+        case let .step(step):
+            fields.append(#""step":"# + JSONText.quote(step.rawValue))
+        }
+        if let group {
+            fields.append(#""group":\#(group.id)"#)
+            fields.append(#""label":"# + JSONText.quote(group.label))
+        }
+        fields.append(#""time":"# + (JSONText.float(time) ?? "0.0"))
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// The entry's line; for an action whose payload does not encode, a line that names it and says so
+    /// (`"unencodable": true`), so the gap in the log is visible and a replay stops there.
+    public var line: String {
+        (try? jsonLine()) ?? #"{"name":\#(JSONText.quote(name)),"unencodable":true}"#
+    }
+
+    /// An action's payload as JSON: its own text when it writes one, else `JSONEncoder`'s.
+    public static func payloadJSON(of action: any Action) throws -> String {
+        if let exact = action as? any ExactJSONPayload { return try exact.payloadJSON() }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(EncodedLine(entry: self)), as: UTF8.self)
+        return String(decoding: try encoder.encode(action), as: UTF8.self)
+    }
+
+    /// Builds an action from its name and its payload as `JSONSerialization` parsed it (nil when the
+    /// line has none); a number parsed from `2.0` is a double, from `2` an integer.
+    public typealias Decode = (_ name: String, _ payload: Any?) throws -> any Action
+
+    /// The ``Decode`` that builds actions through `registry` from JSON.
+    public static func decoding(with registry: ActionRegistry) -> Decode {
+        { name, payload in
+            let json = try payload.map { try JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]) }
+            return try registry.decode(name, json: json)
+        }
     }
 
     /// Parses one line, building its action through `registry`.
     ///
     /// - Throws: ``ActionError`` for an unknown action or a payload that does not decode, or a
-    ///   `DecodingError` for a line that is not an entry.
+    ///   ``LogLineError`` for a line that is not an entry.
     public static func parse(_ line: String, registry: ActionRegistry) throws -> ActionLogEntry {
-        let header = try JSONDecoder().decode(Header.self, from: Data(line.utf8))
-        let group = header.group.map { (id: $0, label: header.label ?? "group \($0)") }
-        switch header.name {
-        case undoName, redoName:
-            var entry = ActionLogEntry(step: header.name == undoName ? .undo : .redo, time: header.time ?? 0)
+        try parse(line, decode: decoding(with: registry))
+    }
+
+    /// Parses one line, building its action with `decode`.
+    public static func parse(_ line: String, decode: Decode) throws -> ActionLogEntry {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [])
+        } catch {
+            throw LogLineError("not JSON")
+        }
+        guard let members = object as? [String: Any] else { throw LogLineError("not a JSON object") }
+        let time = try number(members["time"], "time") ?? 0
+        var group: (id: Int, label: String)?
+        if let id = members["group"] {
+            guard let id = id as? NSNumber, String(cString: id.objCType) != "d", let number = Int(exactly: id.int64Value) else {
+                throw LogLineError("'group' must be an integer")
+            }
+            let label = members["label"].map { $0 as? String } ?? "group \(number)"
+            guard let label else { throw LogLineError("'label' must be a string") }
+            group = (number, label)
+        }
+        switch (members["name"], members["step"]) {
+        case let (name as String, nil):
+            let payload = members["payload"].flatMap { $0 is NSNull ? nil : $0 }
+            var entry = ActionLogEntry(action: try decode(name, payload), time: time, group: group)
+            switch members["followUp"] {
+            case nil: break
+            case let flag as Bool: entry.isFollowUp = flag
+            default: throw LogLineError("'followUp' must be true or false")
+            }
+            return entry
+        case let (nil, step as String):
+            guard let step = HistoryStep(rawValue: step) else {
+                throw LogLineError("'step' must be \"undo\" or \"redo\", got \(JSONText.quote(step))")
+            }
+            var entry = ActionLogEntry(step: step, time: time)
             entry.group = group
             return entry
+        case (nil, nil):
+            throw LogLineError("no 'name' (an action) or 'step' (undo or redo)")
+        case (_?, _?):
+            throw LogLineError("both 'name' and 'step': a line is an action or a step, not both")
         default:
-            let action = try registry.decode(header.name, json: payloadJSON(in: line))
-            return ActionLogEntry(action: action, time: header.time ?? 0, group: group)
+            throw LogLineError(members["name"] != nil ? "'name' must be a string" : "'step' must be a string")
         }
     }
 
-    /// The raw JSON of the line's `payload` member, re-serialised (nil when absent).
-    private static func payloadJSON(in line: String) throws -> Data? {
-        let object = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
-        guard let members = object as? [String: Any], let payload = members["payload"], !(payload is NSNull) else {
-            return nil
+    private static func number(_ value: Any?, _ field: String) throws -> Double? {
+        guard let value else { return nil }
+        guard let number = value as? NSNumber else {
+            throw LogLineError("'\(field)' must be a number")
         }
-        return try JSONSerialization.data(withJSONObject: payload, options: [.fragmentsAllowed])
+        return number.doubleValue
     }
+}
 
-    private struct Header: Decodable {
-        let name: String
-        let time: Double?
-        let group: Int?
-        let label: String?
-    }
-
-    private struct EncodedLine: Encodable {
-        let entry: ActionLogEntry
-
-        enum Key: String, CodingKey { case name, payload, time, group, label }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(entry.name, forKey: .name)
-            if let action = entry.action { try container.encode(action, forKey: .payload) }
-            try container.encode(entry.time, forKey: .time)
-            if let group = entry.group {
-                try container.encode(group.id, forKey: .group)
-                try container.encode(group.label, forKey: .label)
-            }
-        }
-    }
+/// Why a line of an action log is not an entry.
+public struct LogLineError: Error, CustomStringConvertible {
+    /// What is wrong with the line.
+    public let description: String
+    init(_ description: String) { self.description = description }
 }

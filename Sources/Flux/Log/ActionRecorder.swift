@@ -23,7 +23,7 @@ public final class ActionRecorder: Middleware {
     public private(set) var count = 0
 
     public func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
-        emit(ActionLogEntry(action: action, time: clock(), group: dispatcher.currentGroup))
+        emit(ActionLogEntry(action: action, time: clock(), group: dispatcher.currentGroup, isFollowUp: dispatcher.isFollowUp))
     }
 
     public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {
@@ -31,9 +31,7 @@ public final class ActionRecorder: Middleware {
     }
 
     private func emit(_ entry: ActionLogEntry) {
-        // An action that does not encode cannot be replayed; record its name so the gap is visible.
-        let line = (try? entry.jsonLine()) ?? #"{"name":"\#(entry.name)","unencodable":true}"#
         count += 1
-        write(line)
+        write(entry.line)
     }
 }

@@ -1,9 +1,13 @@
 /// Replays an action log into a dispatcher: the same actions, undo steps and groups, in order.
 ///
-/// The whole log is parsed and decoded before anything is dispatched, so a malformed line, an unknown
-/// action or a payload of the wrong shape stops the replay with a ``ReplayError`` giving its line
-/// number, and nothing of the log is applied. A dispatch that fails stops the replay at its line: the
-/// lines before it stay applied (each was a valid step), nothing of that line is.
+/// A replay is all or nothing. The whole log is parsed and decoded before anything is dispatched, so
+/// a malformed line, an unknown action or a payload of the wrong shape stops it with a ``ReplayError``
+/// giving its line number. A dispatch that fails part-way puts every store and the undo history back
+/// as they were before the replay (subscribers then hear those states again).
+///
+/// Actions a subscriber dispatched are in the log as follow-ups: while a log replays, subscribers'
+/// dispatches are dropped and the recorded follow-ups run in their places, so none runs twice.
+/// Lines may end in `\n` or `\r\n`; the last may have no newline.
 ///
 /// ```swift
 /// let count = try ActionReplayer(dispatcher: dispatcher).replay(contentsOf: text)
@@ -11,18 +15,51 @@
 public struct ActionReplayer {
     /// The dispatcher actions are replayed into.
     public let dispatcher: Dispatcher
+    /// How a line's action is built from its name and payload.
+    public let decode: ActionLogEntry.Decode
 
-    /// A replayer into `dispatcher`, whose registry builds the actions.
-    public init(dispatcher: Dispatcher) {
+    /// A replayer into `dispatcher`; `decode` builds the actions (by default its registry, from JSON).
+    public init(dispatcher: Dispatcher, decode: ActionLogEntry.Decode? = nil) {
         self.dispatcher = dispatcher
+        self.decode = decode ?? ActionLogEntry.decoding(with: dispatcher.registry)
     }
 
     /// Replays JSON Lines text; returns how many entries were applied.
+    ///
+    /// - Parameters:
+    ///   - progress: Called before each entry is applied with how many were applied and how many there are.
+    ///   - shouldStop: Asked before each entry; true stops the replay with a ``ReplayError`` whose
+    ///     ``ReplayError/isStopped``, and nothing of it stays applied.
     @discardableResult
-    public func replay(contentsOf text: String) throws(ReplayError) -> Int {
+    public func replay(contentsOf text: String, progress: ((_ applied: Int, _ total: Int) -> Void)? = nil,
+                       shouldStop: @escaping () -> Bool = { false }) throws(ReplayError) -> Int {
+        try replay(try entries(in: text), progress: progress, shouldStop: shouldStop)
+    }
+
+    /// Replays parsed entries (with the line number each error names); returns how many were applied.
+    @discardableResult
+    public func replay(_ entries: [(line: Int, entry: ActionLogEntry)],
+                       progress: ((_ applied: Int, _ total: Int) -> Void)? = nil,
+                       shouldStop: @escaping () -> Bool = { false }) throws(ReplayError) -> Int {
+        let dropped = dispatcher.dropsFollowUps
+        dispatcher.dropsFollowUps = true
+        defer { dispatcher.dropsFollowUps = dropped }
+        do {
+            return try dispatcher.allOrNothing { try apply(entries, progress: progress, shouldStop: shouldStop) }
+        } catch let error as ReplayError {
+            throw error
+        } catch {
+            throw ReplayError(line: entries.first?.line ?? 0, message: DispatcherError.describe(error))
+        }
+    }
+
+    private func apply(_ entries: [(line: Int, entry: ActionLogEntry)],
+                       progress: ((_ applied: Int, _ total: Int) -> Void)?,
+                       shouldStop: @escaping () -> Bool) throws(ReplayError) -> Int {
+        let total = entries.count
         var applied = 0
         // Consecutive entries of one undo group are dispatched together, inside that group.
-        var batch: [(line: Int, entry: ActionLogEntry)] = []
+        var batch: ArraySlice<(line: Int, entry: ActionLogEntry)> = []
 
         func flush() throws(ReplayError) {
             defer { batch.removeAll() }
@@ -32,21 +69,25 @@ public struct ActionReplayer {
                 let run = {
                     for (line, entry) in batch {
                         current = line
+                        if shouldStop() { throw ReplayStopped() }
+                        progress?(applied, total)
                         try apply(entry)
                         applied += 1
                     }
                 }
                 if let group = first.entry.group { try dispatcher.group(group.label, run) } else { try run() }
+            } catch is ReplayStopped {
+                throw ReplayError(line: current, message: ReplayError.stopped)
             } catch {
                 throw ReplayError(line: current, message: DispatcherError.describe(error))
             }
         }
 
-        for (line, entry) in try entries(in: text) {
-            if let last = batch.last, entry.group == nil || last.entry.group?.id != entry.group?.id {
+        for item in entries {
+            if let last = batch.last, item.entry.group == nil || last.entry.group?.id != item.entry.group?.id {
                 try flush()
             }
-            batch.append((line, entry))
+            batch.append(item)
         }
         try flush()
         return applied
@@ -57,11 +98,11 @@ public struct ActionReplayer {
     /// - Throws: ``ReplayError`` for the first line that is not an entry of a known action.
     public func entries(in text: String) throws(ReplayError) -> [(line: Int, entry: ActionLogEntry)] {
         var entries: [(line: Int, entry: ActionLogEntry)] = []
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, raw) in Self.lines(of: text).enumerated() {
             let line = raw.trimmingWhitespace
             guard !line.isEmpty else { continue }
             do {
-                entries.append((offset + 1, try ActionLogEntry.parse(String(line), registry: dispatcher.registry)))
+                entries.append((offset + 1, try ActionLogEntry.parse(String(line), decode: decode)))
             } catch {
                 throw ReplayError(line: offset + 1, message: Self.describe(error))
             }
@@ -69,16 +110,36 @@ public struct ActionReplayer {
         return entries
     }
 
+    /// The lines of `text`, split at every `\n` whether or not `\r` precedes it (a `Character` split
+    /// would not: `\r\n` is one character), the `\r` dropped; a last line needs no newline.
+    static func lines(of text: String) -> [Substring] {
+        var lines: [Substring] = []
+        var start = text.startIndex
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "\n") {
+                var end = index
+                if end > start, utf8[utf8.index(before: end)] == UInt8(ascii: "\r") { end = utf8.index(before: end) }
+                lines.append(text[start ..< end])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start != text.endIndex { lines.append(text[start...]) }
+        return lines
+    }
+
     private func apply(_ entry: ActionLogEntry) throws {
-        switch entry.name {
-        case ActionLogEntry.undoName: try dispatcher.undo()
-        case ActionLogEntry.redoName: try dispatcher.redo()
-        default: if let action = entry.action { try dispatcher.dispatch(action) }
+        switch entry.event {
+        case .step(.undo): try dispatcher.undo()
+        case .step(.redo): try dispatcher.redo()
+        case let .action(action): try dispatcher.dispatch(action)
         }
     }
 
     private static func describe(_ error: any Error) -> String {
-        if let error = error as? DecodingError { return "not a log entry: \(error.fieldMessage)" }
+        if let error = error as? LogLineError { return "not a log entry: \(error)" }
         return DispatcherError.describe(error)
     }
 }
@@ -91,7 +152,15 @@ public struct ReplayError: Error, Equatable, CustomStringConvertible {
     public let message: String
 
     public var description: String { "line \(line): \(message)" }
+
+    /// The message of a replay its `shouldStop` stopped.
+    public static let stopped = "stopped"
+    /// Whether the replay was stopped rather than failed.
+    public var isStopped: Bool { message == Self.stopped }
 }
+
+/// Thrown out of a batch when `shouldStop` said so.
+private struct ReplayStopped: Error {}
 
 extension Substring {
     var trimmingWhitespace: Substring {

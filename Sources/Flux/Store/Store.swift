@@ -54,11 +54,11 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @usableFromInline @exclusivity(unchecked) final var lastHandler: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
+    /// How many of `observers` are cancelled and not removed yet.
+    @usableFromInline @exclusivity(unchecked) final var cancelledObservers = 0
     /// The specialised operations the dispatcher drives.
     @usableFromInline final let operations: StoreLane
     @usableFromInline final var lane: StoreLane { operations }
-    /// The states before each undo step this store took part in, and after each undone one.
-    @usableFromInline @exclusivity(unchecked) final var undoStates = UndoStates<State>()
 
     @usableFromInline final class Observer {
         @usableFromInline let send: (State) -> Void
@@ -77,8 +77,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         self.operations = StoreLane(
             handle: { try Self.store($0).beginAndApply($1) },
             commit: { Self.store($0).keepCheckpoint($1) },
-            publish: { Self.store($0).send() },
-            forgetOldestUndo: { Self.store($0).undoStates.forgetOldestUndo() }
+            publish: { Self.store($0).send() }
         )
         self.registration = dispatcher.register(self)
     }
@@ -102,8 +101,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
             publish: { object in
                 let store = Self.store(object)
                 if !store.currentEquals(&store.published) { store.send() }
-            },
-            forgetOldestUndo: { Self.store($0).undoStates.forgetOldestUndo() }
+            }
         )
         self.registration = dispatcher.register(self)
     }
@@ -123,13 +121,12 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         }
     }
 
-    /// Keeps the state from ``begin()`` as the newest undo state when `recording`; returns its cost.
+    /// The state from ``begin()`` with its cost, to keep for undo, when `keeping`.
     @inlinable
-    final func keepCheckpoint(_ recording: Bool) -> Int {
-        guard recording else { return 0 }
-        undoStates.keep(checkpoint)
+    final func keepCheckpoint(_ keeping: Bool) -> StoreLane.Kept {
+        guard keeping else { return (nil, 0) }
         // Read in place: passing the stored state as an argument would copy it.
-        return withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) }
+        return (checkpoint, withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) })
     }
 
     /// What keeping `state` as an undo step costs, in bytes: the history drops its oldest steps when
@@ -213,12 +210,21 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         // make every retain on the notification path take the slow path.
         return StoreSubscription { [self] in
             entry.isActive = false
-            observers.removeAll { $0 === entry }
+            forgetCancelledObserver()
         }
     }
 
+    /// Notes one more cancelled observer; they go once they are half of the list, so cancelling is O(1)
+    /// amortized in any order (removing each at once made cancelling N oldest first O(N²)).
+    @usableFromInline final func forgetCancelledObserver() {
+        cancelledObservers += 1
+        guard cancelledObservers * 2 > observers.count else { return }
+        observers.removeAll { !$0.isActive }
+        cancelledObservers = 0
+    }
+
     /// How many observers are subscribed.
-    public final var subscriberCount: Int { observers.count }
+    public final var subscriberCount: Int { observers.count - cancelledObservers }
 
     @inlinable
     final func send() {
@@ -257,17 +263,16 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
 
     public final func begin() { checkpoint = current }
     public final func rollback() { current = checkpoint }
-    public final func commit(recording: Bool) -> Int? { operations.commit(self, recording) }
+    public final func commit() -> Any? { operations.commit(self, true)?.state }
     public final func snapshot() -> Any { current }
 
-    public final func travel(_ step: HistoryStep) -> Int {
-        undoStates.travel(step, current: &current)
-        return undoCost(of: step == .undo ? undoStates.redo.last ?? current : undoStates.undo.last ?? current)
+    public final func restore(_ snapshot: Any) {
+        if let snapshot = snapshot as? State { current = snapshot }
     }
 
-    public final func forgetOldestUndo() { operations.forgetOldestUndo(self) }
-    public final func forgetRedo() { undoStates.forgetRedo() }
-    public final func forgetHistory() { undoStates.forgetAll() }
+    public final func cost(of snapshot: Any) -> Int {
+        (snapshot as? State).map(undoCost(of:)) ?? 0
+    }
 
     public final func publish() {
         operations.publish(self)

@@ -3,22 +3,24 @@
 /// dispatcher calls them without going through those witnesses. Each takes the target it acts on, so a
 /// store's closures capture nothing.
 @usableFromInline struct StoreLane {
+    /// What a commit keeps for undo: the state from ``DispatchTarget/begin()`` (nil when not asked to
+    /// keep it) and what keeping it costs in bytes.
+    @usableFromInline typealias Kept = (state: Any?, cost: Int)
+
     /// Remembers the state now, then applies the action (``DispatchTarget/begin()`` and
     /// ``DispatchTarget/handle(_:in:)`` in one call).
     @usableFromInline let handle: (AnyObject, any Action) throws -> Void
-    /// ``DispatchTarget/commit(recording:)``.
-    @usableFromInline let commit: (AnyObject, Bool) -> Int?
+    /// ``DispatchTarget/commit()``: nil when the state is unchanged; otherwise, when the flag asks for
+    /// it, the state from before with its ``DispatchTarget/cost(of:)``.
+    @usableFromInline let commit: (AnyObject, Bool) -> Kept?
     /// ``DispatchTarget/publish()``.
     @usableFromInline let publish: (AnyObject) -> Void
-    /// ``DispatchTarget/forgetOldestUndo()``.
-    @usableFromInline let forgetOldestUndo: (AnyObject) -> Void
 
-    @inlinable init(handle: @escaping (AnyObject, any Action) throws -> Void, commit: @escaping (AnyObject, Bool) -> Int?,
-                    publish: @escaping (AnyObject) -> Void, forgetOldestUndo: @escaping (AnyObject) -> Void) {
+    @inlinable init(handle: @escaping (AnyObject, any Action) throws -> Void, commit: @escaping (AnyObject, Bool) -> Kept?,
+                    publish: @escaping (AnyObject) -> Void) {
         self.handle = handle
         self.commit = commit
         self.publish = publish
-        self.forgetOldestUndo = forgetOldestUndo
     }
 }
 
@@ -31,9 +33,11 @@ extension StoreLane {
                 target.begin()
                 try target.handle(action, in: dispatcher)
             },
-            commit: { [unowned(unsafe) target] in target.commit(recording: $1) },
-            publish: { [unowned(unsafe) target] _ in target.publish() },
-            forgetOldestUndo: { [unowned(unsafe) target] _ in target.forgetOldestUndo() }
+            commit: { [unowned(unsafe) target] _, keeping in
+                guard let before = target.commit() else { return nil }
+                return keeping ? (before, target.cost(of: before)) : (nil, 0)
+            },
+            publish: { [unowned(unsafe) target] _ in target.publish() }
         )
     }
 }

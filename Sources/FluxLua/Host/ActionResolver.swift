@@ -24,7 +24,7 @@ final class ActionResolver {
 
     /// The id of the action named by the string at `index`.
     ///
-    /// - Throws: ``ActionError/unknownAction(_:)``.
+    /// - Throws: ``ActionError/unknownAction(_:)``, or ``InvalidNameError``.
     func resolve(_ lua: LuaStack, at index: Int32) throws -> Int {
         let index = lua.absoluteIndex(index)
         lua.push(names)                         // [.., names]
@@ -34,7 +34,14 @@ final class ActionResolver {
             return id
         }
         lua.pop()                               // [.., names]
-        guard let name = lua.string(at: index), dispatcher.registry.contains(name) else {
+        let name: String?
+        do {
+            name = try lua.name(at: index)
+        } catch {
+            lua.pop()
+            throw error
+        }
+        guard let name, dispatcher.registry.contains(name) else {
             lua.pop()
             throw ActionError.unknownAction(lua.string(at: index) ?? "?")
         }

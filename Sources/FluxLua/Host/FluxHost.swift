@@ -1,3 +1,4 @@
+import CFluxLua
 import Flux
 import FluxTable
 import Foundation
@@ -25,7 +26,7 @@ public final class FluxHost {
     public var renderOptions = RenderOptions(width: 80, color: false, unicode: true)
     /// Where errors nobody can catch are written (a subscriber's, a plugin's); standard error by default.
     public var report: (String) -> Void = { message in
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
     }
     /// The plugins loaded so far, in load order.
     public internal(set) var plugins: [Plugin] = []
@@ -34,8 +35,10 @@ public final class FluxHost {
     @exclusivity(unchecked) var activeStack: LuaStack
     // Read on every dispatch, set up once; one thread, and no access spans a call out.
     @exclusivity(unchecked) var resolver: ActionResolver!
-    @exclusivity(unchecked) var readonly: LuaRef!
+    /// Calls a Lua store's handler with a draft of its state, and freezes what it returns (`flux_pushinvoke`).
     @exclusivity(unchecked) var invoke: LuaRef!
+    /// Freezes a table a script made into a state (`flux_pushfreeze`).
+    @exclusivity(unchecked) var freeze: LuaRef!
     @exclusivity(unchecked) var stateProxyType = LuaObjectType<StateProxy>("flux.state")
     @exclusivity(unchecked) var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
     /// Every subscription made by `flux.subscribe` and `flux.watch` and not cancelled yet.
@@ -55,10 +58,9 @@ public final class FluxHost {
         self.activeStack = vm.stack
         installModule()
         // An action a subscriber queued fails after the script that caused it went on: nobody can catch it.
-        // Unowned, not weak: a weak reference gives the host a side table, and every retain of it (one
-        // per call from Lua) takes the slow path. The host hands the dispatcher back its default on deinit.
-        dispatcher.onFollowUpError = { [unowned self] action, error in
-            report("follow-up '\(action.name)' failed: \(Self.describe(error))")
+        // The host hands the dispatcher back its default on deinit.
+        dispatcher.onFollowUpError = { [weak self] action, error in
+            self?.report("follow-up '\(action.name)' failed: \(Self.describe(error))")
         }
     }
 
@@ -127,8 +129,9 @@ public final class FluxHost {
         let store = try store(named: provider.store)
         var last = try provider.model()
         var first = true
-        return store.subscribeEncodable { [unowned self] _ in
+        return store.subscribeEncodable { [weak self] _ in
             if first { first = false; return } // the state now: nothing changed yet
+            guard let self else { return }
             do {
                 let next = try provider.model()
                 let changes = diff(last, next)
@@ -152,18 +155,17 @@ public final class FluxHost {
         }
     }
 
-    /// [..] -> [.., view]. A read-only view of the table `table` refers to.
+    /// [..] -> [.., view]. The read-only view of the state table `table` refers to.
     func pushReadOnly(_ table: LuaRef, on lua: LuaStack) throws {
-        lua.push(readonly)
+        try lua.ensureSpace(4)
         lua.push(table)
-        try lua.pcall(arguments: 1, results: 1)
+        flux_pushview(lua.state)
     }
 
-    /// [.., table] -> [.., view].
+    /// [.., table] -> [.., view]. For a table no script holds: one the host has just made.
     func wrapReadOnly(_ lua: LuaStack) throws {
-        lua.push(readonly)          // [.., table, readonly]
-        lua.insertTop(at: -2)       // [.., readonly, table]
-        try lua.pcall(arguments: 1, results: 1)
+        try lua.ensureSpace(4)
+        flux_pushview(lua.state)
     }
 
     /// [..] -> [.., action table]. An action as a Lua store's handler sees it: its payload, plus `type`.

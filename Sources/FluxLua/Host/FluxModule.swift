@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 import Flux
 import FluxTable
@@ -8,7 +9,7 @@ extension FluxHost {
     func installModule() {
         let lua = vm.stack
         resolver = ActionResolver(dispatcher: dispatcher, stack: lua)
-        loadPrelude(on: lua)
+        loadStateFunctions(on: lua)
         defineStateProxy()
         defineSubscription()
 
@@ -123,9 +124,11 @@ extension FluxHost {
         lua.top = 0
     }
 
-    /// Adds `flux.name`; `body` runs with the host and the calling thread's stack.
+    /// Adds `flux.name`; `body` runs with the host and the calling thread's stack. The VM may outlive the
+    /// host (a finalizer, a VM handed to another host): a call then fails with an error.
     private func function(_ name: String, _ body: @escaping (FluxHost, LuaStack) throws -> Int32) {
-        vm.register(name, in: "flux") { [unowned self] lua in
+        vm.register(name, in: "flux") { [weak self] lua in
+            guard let self else { throw FluxHostError.closed }
             let outer = activeStack
             activeStack = lua
             defer { activeStack = outer }
@@ -133,17 +136,12 @@ extension FluxHost {
         }
     }
 
-    private func loadPrelude(on lua: LuaStack) {
-        do {
-            try lua.load(FluxPrelude.source, chunkName: "=flux")
-            flux_pushdeepcopy(lua.state)
-            try lua.pcall(arguments: 1, results: 2) // [readonly, invoke]
-            readonly = lua.ref(at: -2)
-            invoke = lua.ref(at: -1)
-            lua.pop(2)
-        } catch {
-            preconditionFailure("the flux prelude does not load: \(error)")
-        }
+    private func loadStateFunctions(on lua: LuaStack) {
+        flux_pushinvoke(lua.state)
+        invoke = lua.ref(at: -1)
+        flux_pushfreeze(lua.state)
+        freeze = lua.ref(at: -1)
+        lua.pop(2)
     }
 
     // MARK: Argument checks
@@ -155,12 +153,16 @@ extension FluxHost {
         }
     }
 
-    /// The string argument at `position`.
+    /// The string argument at `position`, as a ``Name``.
     func name(_ lua: LuaStack, _ position: Int32, _ function: String, _ what: String) throws -> String {
-        guard lua.type(at: position) == .string, let name = lua.string(at: position) else {
+        guard lua.type(at: position) == .string else {
             throw LuaArgumentError(position, function: function, "\(what) expected, got \(lua.type(at: position).name)")
         }
-        return name
+        do {
+            return try lua.name(at: position) ?? ""
+        } catch {
+            throw LuaArgumentError(position, function: function, "\(what): \(error)")
+        }
     }
 
     // MARK: dispatch
@@ -212,7 +214,9 @@ extension FluxHost {
         }
         let function = lua.ref(at: 2)
         let subscription = LuaSubscription(storeName: store.name)
-        let deliver: (LuaStack) throws -> Void = { [unowned self, unowned subscription] lua in
+        // The subscription is held strongly: the function may cancel it and drop the last Lua reference
+        // to it while it runs.
+        let deliver: (LuaStack) throws -> Void = { [weak self] lua in
             // [.., state view]
             let state = lua.top
             defer { lua.pop() }
@@ -222,14 +226,15 @@ extension FluxHost {
                     if let previous = subscription.previous { lua.push(previous) } else { lua.pushNil() }
                 }, read: { _, _ in })
             } catch {
-                report("error in subscriber of '\(subscription.storeName)': \(Self.describe(error))")
+                self?.report("error in subscriber of '\(subscription.storeName)': \(Self.describe(error))")
             }
             // The state becomes the next call's `previous`, in the same registry slot every time.
             guard !subscription.isCancelled else { return }
             if let previous = subscription.previous { lua.assign(previous, from: state) } else { subscription.previous = lua.ref(at: state) }
         }
         if let store = store as? LuaStore {
-            subscription.subscription = store.subscribeTable { [unowned self] table in
+            subscription.subscription = store.subscribeTable { [weak self] table in
+                guard let self else { return }
                 let lua = activeStack
                 do {
                     try pushReadOnly(table, on: lua)
@@ -241,7 +246,8 @@ extension FluxHost {
         } else {
             let name = store.name
             let proxyType = stateProxyType // held by the closure: reading the property copies it
-            subscription.subscription = store.subscribeEncodable { [unowned self] state in
+            subscription.subscription = store.subscribeEncodable { [weak self] state in
+                guard let self else { return }
                 let lua = activeStack
                 lua.push(StateProxy(state: state, storeName: name), as: proxyType)
                 try? deliver(lua)
@@ -259,7 +265,7 @@ extension FluxHost {
         subscription.number = nextSubscriptionNumber
         nextSubscriptionNumber += 1
         subscriptions[id] = subscription
-        subscription.onCancel = { [unowned self] in subscriptions[id] = nil }
+        subscription.onCancel = { [weak self] in self?.subscriptions[id] = nil }
     }
 
     // MARK: store
@@ -272,17 +278,22 @@ extension FluxHost {
         guard lua.type(at: 1) == .table else {
             throw LuaArgumentError(1, function: "store", "table expected, got \(lua.type(at: 1).name)")
         }
-        guard lua.rawGet("name", from: 1) == .string, let name = lua.string(at: -1), !name.isEmpty else {
+        guard lua.rawGet("name", from: 1) == .string, lua.rawLength(at: -1) > 0 else {
             throw LuaArgumentError(1, function: "store", "field 'name' must be a non-empty string, got \(lua.type(at: -1).name)")
         }
+        let name = try self.name(lua, -1, "store", "field 'name'")
         lua.pop()
 
         var handlers: [String: LuaRef] = [:]
         switch lua.rawGet("on", from: 1) {
         case .table:
             try lua.forEachPair(in: -1) { // [.., on, key, value]
-                guard lua.type(at: -2) == .string, let action = lua.string(at: -2) else {
+                guard lua.type(at: -2) == .string else {
                     throw LuaArgumentError(1, function: "store", "field 'on' must map action names to functions, found a \(lua.type(at: -2).name) key")
+                }
+                let action = try self.name(lua, -2, "store", "field 'on'")
+                guard handlers[action] == nil else {
+                    throw LuaArgumentError(1, function: "store", "field 'on' names action '\(action)' twice (the same text in two Unicode forms)")
                 }
                 guard lua.type(at: -1) == .function else {
                     throw LuaArgumentError(1, function: "store", "field 'on[\"\(action)\"]' must be a function, got \(lua.type(at: -1).name)")
@@ -298,7 +309,7 @@ extension FluxHost {
         var waitFor: [String] = []
         switch lua.rawGet("wait_for", from: 1) {
         case .table:
-            waitFor = try lua.decode([String].self, at: -1, root: "wait_for")
+            waitFor = try lua.decode([String].self, at: -1, root: "wait_for").map(Name.normalized)
         case .nil: break
         case let other:
             throw LuaArgumentError(1, function: "store", "field 'wait_for' must be a list of store names, got \(other.name)")
@@ -325,7 +336,7 @@ extension FluxHost {
             case let other:
                 throw LuaArgumentError(1, function: "store", "field 'state' must be a table, got \(other.name)")
             }
-            flux_pushdeepcopy(lua.state)
+            lua.push(freeze)                  // the state: frozen, the script's table stays its own
             lua.insertTop(at: -2)
             try lua.pcall(arguments: 1, results: 1)
             let state = lua.ref(at: -1)
@@ -362,7 +373,8 @@ extension FluxHost {
         }
         let render = lua.ref(at: -1)
         lua.pop()
-        views.register(ViewProvider(name: name, store: storeName) { [unowned self] in
+        views.register(ViewProvider(name: name, store: storeName) { [weak self] in
+            guard let self else { throw FluxHostError.closed }
             let lua = activeStack
             let store = try store(named: storeName)
             rendering += 1
@@ -392,7 +404,8 @@ extension FluxHost {
         let subscription = LuaSubscription(storeName: view)
         var options = renderOptions
         options.color = false
-        subscription.subscription = try watch(view: view) { [unowned self] changes, old, new in
+        subscription.subscription = try watch(view: view) { [weak self] changes, old, new in
+            guard let self else { return }
             let summary = WatchSummary(changes, text: PatchRenderer(options: options).render(changes, from: old, to: new))
             do {
                 try activeStack.call(function, results: 0, arguments: { lua in
@@ -410,7 +423,10 @@ extension FluxHost {
     // MARK: Object types
 
     private func defineStateProxy() {
-        let wrap: (LuaStack) throws -> Void = { [unowned self] in try wrapReadOnly($0) } // made once, not per read
+        let wrap: (LuaStack) throws -> Void = { [weak self] in // made once, not per read
+            guard let self else { throw FluxHostError.closed }
+            try wrapReadOnly($0)
+        }
         let reader = StateFieldEncoder(wanted: .position(0), stack: activeStack, wrap: wrap)
         stateProxyType.metamethod(.index) { lua, proxy in
             let wanted: StateFieldEncoder.Wanted
@@ -430,12 +446,14 @@ extension FluxHost {
             let key = lua.type(at: 2) == .string ? lua.string(at: 2) ?? "?" : lua.type(at: 2).name
             throw FluxScriptError("state of '\(proxy.storeName)' is read-only (field '\(key)'): dispatch an action to change it")
         }
-        stateProxyType.metamethod(.length) { [unowned self] lua, proxy in
+        stateProxyType.metamethod(.length) { [weak self] lua, proxy in
+            guard let self else { throw FluxHostError.closed }
             try pushWhole(proxy, on: lua)
             lua.push(lua.rawLength(at: -1))
             return 1
         }
-        stateProxyType.metamethod(.pairs) { [unowned self] lua, proxy in
+        stateProxyType.metamethod(.pairs) { [weak self] lua, proxy in
+            guard let self else { throw FluxHostError.closed }
             try pushWhole(proxy, on: lua)     // [proxy, view]
             lua.getGlobal("pairs")            // [proxy, view, pairs]
             lua.insertTop(at: -2)             // [proxy, pairs, view]

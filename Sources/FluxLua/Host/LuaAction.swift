@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 import Flux
 
@@ -5,7 +6,7 @@ import Flux
 ///
 /// Its payload is kept as a ``LuaValue`` so that it can be logged as JSON and replayed into fresh
 /// stores exactly like a Swift action.
-public struct LuaAction: Action {
+public struct LuaAction: Action, Equatable, ExactJSONPayload {
     /// Unused: each script-defined action carries its own ``name``.
     public static let name = "lua.action"
 
@@ -30,6 +31,11 @@ public struct LuaAction: Action {
     /// Encodes the payload alone, as a Swift action encodes its fields.
     public func encode(to encoder: any Encoder) throws {
         try payload.encode(to: encoder)
+    }
+
+    /// The payload as JSON in which a float stays a float (`2.0`).
+    public func payloadJSON() throws -> String {
+        try payload.json()
     }
 
     private enum Keys: String, CodingKey { case name, payload }
@@ -66,6 +72,9 @@ extension LuaValueDecoder {
             try stack.ensureSpace(4)
             open.append(pointer)
             defer { open.removeLast() }
+            // The payload is copied out with its keys as text: two keys Lua tells apart ([1] and ["1"],
+            // or one text in two Unicode forms) would become one, and a value would be lost.
+            var seen: Set<String> = []
             try stack.forEachPair(in: index) {        // [.., key, value]
                 let key: any CodingKey
                 if stack.isInteger(at: -2), let position = stack.integer(at: -2) {
@@ -77,6 +86,11 @@ extension LuaValueDecoder {
                     key = LuaCodingKey(stringValue: name)
                 } else {
                     throw refuse("invalid key: a \(stack.type(at: -2).name) key (keys are strings or integers)")
+                }
+                let text = key.intValue.map { String($0 + 1) } ?? key.stringValue
+                guard seen.insert(text).inserted else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: path + [key],
+                        debugDescription: "invalid key: two keys of the table read as \"\(text)\" (such as [1] and [\"1\"], or one text in two Unicode forms)"))
                 }
                 try checkPlainData(at: stack.top, path: path + [key], stack: stack, limit: limit, open: &open)
             }

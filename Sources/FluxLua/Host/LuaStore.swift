@@ -4,12 +4,14 @@ import Flux
 /// functions, and it takes part in dispatch with the same rules as a Swift store (rollback when a
 /// handler fails, `waitFor`, undo, the action log).
 ///
-/// A handler receives a deep copy of the state and returns the new state (or nothing, for no change),
-/// so a published state table is never changed again: undo keeps references to old tables, and
-/// read-only views of them never change under a script that keeps one.
+/// A handler receives a draft of the state and returns the new state (or nothing, for no change); what
+/// it returns is frozen (`flux_pushinvoke`, in CFluxLua's draft.c), so a published state table is never changed again: undo
+/// keeps references to old tables, and read-only views of them never change under a script that keeps
+/// one.
 final class LuaStore: StoreProtocol {
     let name: String
-    unowned let host: FluxHost
+    /// Weak: the dispatcher may keep the store after its host is gone; it then refuses to handle.
+    weak var host: FluxHost?
     var handlers: [String: LuaRef]
     var waitFor: [String]
 
@@ -17,7 +19,9 @@ final class LuaStore: StoreProtocol {
     private var checkpoint: LuaRef
     private var published: LuaRef
     private var observers: [Observer] = []
-    private var undoStates = UndoStates<LuaRef>()
+    /// How many of `observers` are cancelled: they go once they are half, so cancelling is O(1) amortized
+    /// in any order.
+    private var cancelled = 0
 
     private final class Observer {
         let send: (LuaRef) -> Void
@@ -54,21 +58,21 @@ final class LuaStore: StoreProtocol {
                 return token
             })
         }
-        let lua = host.activeStack
+        guard let host else { throw FluxHostError.closed }
         let next: LuaRef?
         do {
-            next = try call(handler, for: action, on: lua)
+            next = try call(handler, for: action, host: host)
         } catch let error as LuaError {
             throw FluxScriptError(error.message, traceback: error.traceback)
         }
         if let next { current = next }
     }
 
-    private func call(_ handler: LuaRef, for action: any Action, on lua: LuaStack) throws -> LuaRef? {
-        try lua.call(host.invoke, results: 1, arguments: { lua in
+    private func call(_ handler: LuaRef, for action: any Action, host: FluxHost) throws -> LuaRef? {
+        try host.activeStack.call(host.invoke, results: 1, arguments: { lua in
             lua.push(handler)
             lua.push(self.current)
-            try self.host.pushAction(action, on: lua)
+            try host.pushAction(action, on: lua)
         }, read: { lua, results in
             switch lua.type(at: results.lowerBound) {
             case .table: return lua.ref(at: results.lowerBound)
@@ -80,23 +84,17 @@ final class LuaStore: StoreProtocol {
     }
 
     func rollback() { current = checkpoint }
+    func commit() -> Any? { current === checkpoint ? nil : checkpoint }
     func snapshot() -> Any { current }
 
-    func commit(recording: Bool) -> Int? {
-        guard current !== checkpoint else { return nil }
-        guard recording else { return 0 }
-        undoStates.keep(checkpoint)
-        return host.activeStack.tableCost(of: checkpoint)
+    func restore(_ snapshot: Any) {
+        if let snapshot = snapshot as? LuaRef { current = snapshot }
     }
 
-    func travel(_ step: HistoryStep) -> Int {
-        let left = current
-        return undoStates.travel(step, current: &current) ? host.activeStack.tableCost(of: left) : 0
+    func cost(of snapshot: Any) -> Int {
+        guard let host, let table = snapshot as? LuaRef else { return 0 }
+        return host.activeStack.tableCost(of: table)
     }
-
-    func forgetOldestUndo() { undoStates.forgetOldestUndo() }
-    func forgetRedo() { undoStates.forgetRedo() }
-    func forgetHistory() { undoStates.forgetAll() }
 
     func publish() {
         guard published !== current else { return }
@@ -112,7 +110,14 @@ final class LuaStore: StoreProtocol {
     var encodableState: any Encodable { LuaTableState(host: host, table: published) }
 
     func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> StoreSubscription {
-        subscribeTable { [unowned host] in observer(LuaTableState(host: host, table: $0)) }
+        subscribeTable { [weak host] in observer(LuaTableState(host: host, table: $0)) }
+    }
+
+    private func forgetCancelled() {
+        cancelled += 1
+        guard cancelled * 2 > observers.count else { return }
+        observers.removeAll { !$0.isActive }
+        cancelled = 0
     }
 
     /// Calls `observer` with the state table now and after every change.
@@ -122,17 +127,20 @@ final class LuaStore: StoreProtocol {
         observer(published)
         return StoreSubscription { [self] in
             entry.isActive = false
-            observers.removeAll { $0 === entry }
+            forgetCancelled()
         }
     }
 }
 
 /// A Lua store's state table as an encodable value: what the shell prints and the action log compares.
 struct LuaTableState: Encodable {
-    let host: FluxHost
+    let host: FluxHost?
     let table: LuaRef
 
     func encode(to encoder: any Encoder) throws {
+        guard let host else {
+            throw EncodingError.invalidValue(table, .init(codingPath: encoder.codingPath, debugDescription: "the flux host is closed"))
+        }
         let lua = host.activeStack
         lua.push(table)
         let value = lua.value(at: -1)

@@ -1,6 +1,6 @@
 extension LuaStack {
     /// About how many bytes the table `ref` holds, its nested tables included: what a Lua store's undo
-    /// step keeps alive (``Flux/DispatchTarget/commit(recording:)``).
+    /// step keeps alive (``Flux/DispatchTarget/cost(of:)``).
     ///
     /// Each table counts its header and a slot per pair, as Lua 5.4 lays them out; strings are interned
     /// and shared between a state and its copies, so they are not counted. The walk stops after

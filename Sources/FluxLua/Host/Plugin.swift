@@ -23,11 +23,11 @@ public struct Plugin: Equatable, Sendable {
             guard FileManager.default.fileExists(atPath: entry) else {
                 throw FluxScriptError("plugin folder \(path) has no init.lua")
             }
-            self.name = url.lastPathComponent
+            self.name = Name.normalized(url.lastPathComponent)
             self.entry = entry
             self.folder = url.path
         } else {
-            self.name = url.deletingPathExtension().lastPathComponent
+            self.name = Name.normalized(url.deletingPathExtension().lastPathComponent)
             self.entry = url.path
             self.folder = nil
         }

@@ -1,3 +1,4 @@
+import CFluxLua
 import CLua
 
 /// Pushes one top-level field of an encodable state onto the Lua stack, without encoding the rest.

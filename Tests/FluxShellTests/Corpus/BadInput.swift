@@ -24,6 +24,9 @@ struct BadInput: Sendable, CustomTestStringConvertible {
         case commands
         /// `:load` and `:replay` of files that are missing, folders, binary or malformed.
         case files
+        /// Scripts that keep references, call metamethods by hand, clear the hook, or let the collector
+        /// run at the worst moment.
+        case hostile
     }
 
     /// What the shell is given.

@@ -31,6 +31,9 @@ struct BadInputCorpus {
     @Test("files that cannot be loaded or replayed", arguments: Corpus.files)
     func files(_ badInput: BadInput) { CorpusRunner.check(badInput) }
 
+    @Test("hostile scripts", arguments: Corpus.hostile)
+    func hostile(_ badInput: BadInput) { CorpusRunner.check(badInput) }
+
     @Test("the corpus covers every category with at least 200 cases")
     func coverage() {
         let all = Corpus.all
@@ -45,6 +48,6 @@ struct BadInputCorpus {
 /// The cases, by category.
 enum Corpus {
     static var all: [BadInput] {
-        arguments + names + payloads + values + callbacks + reentrancy + runaway + commands + files
+        arguments + names + payloads + values + callbacks + reentrancy + runaway + commands + files + hostile
     }
 }

@@ -14,6 +14,26 @@ enum FluxshProcess {
         return folder.appendingPathComponent("fluxsh").path
     }
 
+    /// The release `fluxsh` — the binary users run.
+    ///
+    /// `scripts/test` builds it before the specs (a build cannot run from inside `swift test`, which holds
+    /// the build folder); a missing one fails the spec with the command that builds it. (Its age says
+    /// nothing: a build that finds nothing changed leaves the binary's date as it was.)
+    static func releasePath() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let binary = root.appendingPathComponent(".build/release/fluxsh").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ReleaseBinaryMissing(message: "no release fluxsh at \(binary): run `swift build -c release --product fluxsh` (scripts/test does)")
+        }
+        return binary
+    }
+
+    struct ReleaseBinaryMissing: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
     /// This process's environment for a `fluxsh` run: no `LUA_INIT`, history in a temporary folder
     /// (not the user's), and `extra` on top.
     static func environment(_ extra: [String: String] = [:]) -> [String: String] {
@@ -32,12 +52,20 @@ enum FluxshProcess {
     }
 
     /// Runs `fluxsh arguments` with `input` piped in and `extra` added to its environment; waits for it to
-    /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start.
+    /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start;
+    /// with `killAfter`, SIGKILL; with `fileSizeLimit`, it runs under `ulimit -f` of that many KiB, as on a
+    /// disk that is full.
     static func run(_ arguments: [String], input: String = "", in directory: String? = nil,
-                    environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil) throws -> Result {
+                    environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil,
+                    killAfter: TimeInterval? = nil, fileSizeLimit: Int? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        if let fileSizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -f \(fileSizeLimit) && exec \"$0\" \"$@\"", path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = environment(extra)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
@@ -45,10 +73,14 @@ enum FluxshProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         if let interruptAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) { process.interrupt() }
+        }
+        if let killAfter {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) { if process.isRunning { kill(pid, SIGKILL) } }
         }
         // Read both to the end before waiting, so a full pipe cannot stall the process.
         nonisolated(unsafe) var errors = Data()

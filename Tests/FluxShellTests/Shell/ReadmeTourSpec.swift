@@ -7,11 +7,7 @@ import Testing
 struct ReadmeTourSpec {
     @Test("the tour's input, piped into fluxsh, prints the tour's output")
     func tour() throws {
-        let readme = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let transcript = try #require(Self.tourBlock(in: text), "README has no tour block")
+        let transcript = try #require(Self.block(after: "## A five-minute tour", in: try Self.readme()), "README has no tour block")
 
         var input: [String] = [], expected: [String] = []
         for line in transcript {
@@ -27,9 +23,17 @@ struct ReadmeTourSpec {
                 == expected + [""])
     }
 
-    /// The lines of the first code block after "## A five-minute tour".
-    static func tourBlock(in readme: String) -> [String]? {
-        guard let section = readme.range(of: "## A five-minute tour"),
+    /// The README's text.
+    static func readme() throws -> String {
+        let readme = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        return try String(contentsOf: readme, encoding: .utf8)
+    }
+
+    /// The lines of the first code block after `heading`.
+    static func block(after heading: String, in readme: String) -> [String]? {
+        guard let section = readme.range(of: heading),
               let open = readme.range(of: "```\n", range: section.upperBound..<readme.endIndex),
               let close = readme.range(of: "\n```", range: open.upperBound..<readme.endIndex) else { return nil }
         return readme[open.upperBound..<close.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

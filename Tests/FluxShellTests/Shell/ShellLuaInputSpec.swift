@@ -23,6 +23,34 @@ struct ShellLuaInputSpec {
         #expect(shell.print("setmetatable({}, {__tostring = function() return 'a point' end})") == "a point\n")
     }
 
+    @Test("hostile metatables: tables print from their raw contents; __tostring and __name as lua prints them")
+    func hostileMetatables() {
+        let shell = ShellTranscript()
+        // An __index that never returns would spin if the printer asked it for t[1], t[2], ….
+        #expect(shell.print("setmetatable({}, {__index = function() while true do end end})") == "{}\n")
+        #expect(shell.print("setmetatable({1, 2, x = 3}, {__index = function(_, k) return k end, __len = function() error('len') end, __pairs = function() error('pairs') end})")
+                == "{1, 2, x = 3}\n")
+        #expect(shell.print("setmetatable({a = 1}, {__metatable = false, __tostring = function() return 'hidden' end})") == "hidden\n")
+        #expect(shell.print("t = setmetatable({}, {__name = 'Point'}); return t").hasPrefix("Point: 0x"))
+        // A key's __tostring is not called to sort or print it.
+        #expect(shell.print("{[setmetatable({}, {__tostring = function() error('boom') end})] = 1, [true] = 2, [false] = 3}")
+                .hasPrefix("{[false] = 3, [true] = 2, [table: 0x"))
+        #expect(shell.type("setmetatable({}, {__tostring = function() return {} end})").errors.contains("'__tostring' must return a string"))
+        #expect(shell.print("'the shell goes on'") == "the shell goes on\n")
+    }
+
+    @Test("a state view a script kept prints its contents")
+    func keptStateView() {
+        let shell = ShellTranscript()
+        shell.type("kept = nil; flux.subscribe('ticTacToe', function(state) kept = state end)")
+        shell.type(":dispatch ticTacToe.placeToken {index = 4}")
+        let printed = shell.print("kept")
+        #expect(printed.contains("playerToMove = \"O\""), "\(printed)")
+        shell.type("flux.store{name = 'notes', state = {items = {'a', 'b'}}, on = {['notes.add'] = function(s) return s end}}")
+        shell.type("noteState = nil; flux.subscribe('notes', function(state) noteState = state end); flux.dispatch('notes.add')")
+        #expect(shell.print("noteState") == "{items = {\"a\", \"b\"}}\n")
+    }
+
     @Test("an error prints with its traceback and the shell goes on; an error object prints through __tostring")
     func errors() {
         let shell = ShellTranscript()

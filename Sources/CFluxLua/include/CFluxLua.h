@@ -1,0 +1,178 @@
+/*
+ * The C side of FluxLua: everything Swift cannot or must not do itself.
+ *
+ * - The C API's function-like macros (lua_pop, lua_newtable, …), which Swift cannot import.
+ * - Everything that may raise a Lua error (longjmp): the trampoline that calls Swift functions and raises
+ *   their errors once Swift has returned, the count hook that stops runaway scripts, the message handler.
+ *   A longjmp must never cross a Swift frame, so Swift only calls API functions that cannot raise, and
+ *   calls Lua code only through flux_pcall.
+ * - The allocator that caps a state's memory.
+ * - Read-only views of state tables, copy-on-write drafts of them for handlers, and the deep copy.
+ *
+ * This header only declares; the definitions are in the .c files beside it, compiled once.
+ */
+#ifndef FLUX_CFLUXLUA_H
+#define FLUX_CFLUXLUA_H
+
+#include <stddef.h>
+#include <lua5.4/lua.h>
+#include <lua5.4/lauxlib.h>
+#include <lua5.4/lualib.h>
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Macros Swift cannot import
+ * ------------------------------------------------------------------------------------------------------- */
+
+int flux_registryindex(void);
+int flux_upvalueindex(int i);
+void flux_pop(lua_State *L, int n);
+void flux_newtable(lua_State *L);
+void flux_insert(lua_State *L, int idx);
+void flux_remove(lua_State *L, int idx);
+void flux_replace(lua_State *L, int idx);
+void flux_pushglobaltable(lua_State *L);
+int flux_getmetatable(lua_State *L, const char *tname);
+const char *flux_typename(lua_State *L, int idx);
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Per-state control block
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* Calls the Swift function `box` stands for. Returns its result count, or one of the FLUX_RAISE values
+ * once it has pushed an error value. */
+typedef int (*FluxSwiftCall)(lua_State *L, void *box);
+/* Releases a Swift object a userdata held (a function box or an object pushed to Lua). */
+typedef void (*FluxSwiftRelease)(void *box);
+
+/* What a Swift function returns after pushing an error value. */
+#define FLUX_RAISE (-1)       /* raise the value on top as it is */
+#define FLUX_RAISE_WHERE (-2) /* a message string is on top: prefix the caller's position, as luaL_error does */
+
+/* Why the count hook stopped a call. */
+#define FLUX_STOP_NONE 0
+#define FLUX_STOP_INTERRUPTED 1
+#define FLUX_STOP_BUDGET 2
+
+/* While a budget is set, the hook runs every FLUX_HOOK_INTERVAL instructions (or every `budget` ones when
+ * that is smaller). Without a budget there is no hook at all: any hook makes Lua check every instruction. */
+#define FLUX_HOOK_INTERVAL 1000
+
+/* How deeply nested a table flux_deepcopy copies and a state may be: deeper is an error. */
+#define FLUX_COPY_MAX_DEPTH 1000
+
+typedef struct FluxControl {
+    lua_State *state;             /* the main thread; NULL once the state is closing */
+    void *owner;                  /* the Swift object that owns this block (unretained) */
+    FluxSwiftCall call;
+    FluxSwiftRelease release;
+
+    size_t used;                  /* bytes allocated by the state */
+    size_t limit;                 /* 0: no limit */
+    int enforce;                  /* the limit applies only while Lua code runs, never while Swift does */
+
+    long long budget;             /* instructions per outermost call; 0: no budget */
+    long long remaining;
+    int hook_count;               /* the hook's normal pace */
+    int depth;                    /* nesting of flux_pcall */
+    int stop;                     /* FLUX_STOP_…: sticky until the outermost call returns */
+
+    int interrupt_requests;       /* bumped atomically by flux_interrupt, from any thread or a signal handler */
+    int interrupts_seen;          /* interrupt_requests when the outermost call began */
+    int global_interrupts_seen;   /* the process-wide counter when the outermost call began */
+
+    lua_State *running;           /* the thread running Lua code now, where an interrupt sets the hook; NULL
+                                   * between calls. Read by other threads and signal handlers (atomically) */
+    int slot;                     /* this block's place in the table of running states, -1 when it has none */
+    int polling;                  /* no place was free: the hook polls all along instead */
+    int script_hooks;             /* a script has set a hook with debug.sethook: the hook looks it up */
+    int closed;                   /* set when the owner goes: Swift functions called after it raise an error */
+} FluxControl;
+
+/* The block of the state L belongs to; every thread of a state carries it in its extra space. */
+FluxControl *flux_getcontrol(lua_State *L);
+
+/* A new state with the standard libraries, allocating through `control`; no hook until a call needs one.
+ * NULL when memory runs out. */
+lua_State *flux_newstate(FluxControl *control);
+
+/* Closes the state: from now on a Swift function called (by a finalizer) raises an error instead. */
+void flux_closestate(FluxControl *control);
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Protected calls
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* [..] -> [.., handler]. The message handler, for flux_pcallwith; a light C function: no allocation. */
+void flux_pushmsghandler(lua_State *L);
+
+/* [.., handler, .., f, args…] -> [.., handler, .., results…] or [.., handler, .., message].
+ * lua_pcall with the message handler at `handler`, the memory cap enforced, and the budget and
+ * interrupts checked. `stop` receives why the hook stopped the call. */
+int flux_pcallwith(lua_State *L, int nargs, int nresults, int handler, int *stop);
+
+/* [.., f, args…] -> [.., results…] or [.., message]. flux_pcallwith, the handler slipped in below the
+ * function and taken out afterwards. Needs one free slot. */
+int flux_pcall(lua_State *L, int nargs, int nresults, int *stop);
+
+/* [..] -> [.., traceback or false]. The traceback the handler saved for the last runtime error. */
+void flux_pushtraceback(lua_State *L);
+
+/* [..] -> [.., chunk] or [.., message]. Compiles under the memory cap; the parser is protected. */
+int flux_load(lua_State *L, const char *source, size_t length, const char *name, const char *mode);
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Instruction budget and interrupts
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* Asks the call running in one state to stop with "interrupted"; async-signal-safe, from any thread. */
+void flux_interrupt(FluxControl *control);
+
+/* Asks the calls running in every state to stop with "interrupted": for a SIGINT handler. */
+void flux_interrupt_all(void);
+
+/* Sets the instruction budget; during a call it counts from now, and the hook starts or stops. */
+void flux_setbudget(FluxControl *control, long long budget);
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Swift functions and objects
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* [..] -> [.., userdata]. A userdata holding `box`, which the userdata now owns; no metatable yet. */
+void flux_newbox(lua_State *L, void *box);
+
+/* The Swift object the userdata at `idx` holds, or NULL once finalized. */
+void *flux_box(lua_State *L, int idx);
+
+/* [.., metatable] -> [.., metatable]. Makes the userdata that get this metatable (and only those) release
+ * their box when collected. */
+void flux_setboxgc(lua_State *L);
+
+/* [.., metatable] -> [.., metatable]. Hides the metatable from getmetatable and setmetatable: they see
+ * `name` instead. */
+void flux_protectmetatable(lua_State *L, const char *name);
+
+/* [..] -> [.., function]. A Lua function calling the Swift function `box` stands for. */
+void flux_pushswiftfunction(lua_State *L, void *box);
+
+/* ---------------------------------------------------------------------------------------------------------
+ * State tables: deep copies and read-only views
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* [..] -> [.., deepcopy]. deepcopy(value): a copy of `value` whose tables are all new (metatables are not
+ * copied); shared tables and cycles kept; deeper than FLUX_COPY_MAX_DEPTH an error. */
+void flux_pushdeepcopy(lua_State *L);
+
+/* [.., table] -> [.., view]. The read-only view of a table no script can reach: a userdata, one per table
+ * (made once, kept while either lives), whose reads cannot be redirected or changed by any script. */
+void flux_pushview(lua_State *L);
+
+/* [..] -> [.., invoke]. invoke(handler, state, action) calls a Lua store's handler with a copy-on-write
+ * draft of the published state `state` and returns what it returns, a table frozen into a published
+ * state (see draft.c). */
+void flux_pushinvoke(lua_State *L);
+
+/* [..] -> [.., freeze]. freeze(table): the published state made from a script's table, which stays the
+ * script's. */
+void flux_pushfreeze(lua_State *L);
+
+#endif

@@ -1,0 +1,28 @@
+/* What the .c files of CFluxLua share and Swift does not see. */
+#ifndef FLUX_CFLUXLUA_INTERNAL_H
+#define FLUX_CFLUXLUA_INTERNAL_H
+
+#include "CFluxLua.h"
+
+/* Registry names. */
+#define FLUX_BOX_METATABLE "flux.SwiftFunction"
+#define FLUX_TRACEBACK_KEY "flux.traceback"
+
+/* The allocator every state uses: refuses to grow past control->limit while Lua code runs (state.c). */
+void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+
+/* Replaces coroutine.resume/wrap and debug.sethook/gethook with versions that keep the host's hook
+ * (hook.c). */
+void flux_openhooks(lua_State *L);
+
+/* Called around every protected call (hook.c). */
+void flux_callbegin(lua_State *L, FluxControl *control, lua_State **outer);
+void flux_callend(lua_State *L, lua_State *outer, FluxControl *control);
+
+/* Sets up the view metatable and its cache (view.c). */
+void flux_openviews(lua_State *L);
+
+/* Sets up the draft metatable, the marks of published tables and the session slot (draft.c). */
+void flux_opendrafts(lua_State *L);
+
+#endif

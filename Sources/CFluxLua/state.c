@@ -1,0 +1,86 @@
+/* A state: the allocator with a cap, the standard libraries, and the C API's macros for Swift. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "internal.h"
+
+int flux_registryindex(void) { return LUA_REGISTRYINDEX; }
+int flux_upvalueindex(int i) { return lua_upvalueindex(i); }
+void flux_pop(lua_State *L, int n) { lua_pop(L, n); }
+void flux_newtable(lua_State *L) { lua_newtable(L); }
+void flux_insert(lua_State *L, int idx) { lua_insert(L, idx); }
+void flux_remove(lua_State *L, int idx) { lua_remove(L, idx); }
+void flux_replace(lua_State *L, int idx) { lua_replace(L, idx); }
+void flux_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
+int flux_getmetatable(lua_State *L, const char *tname) { return luaL_getmetatable(L, tname); }
+const char *flux_typename(lua_State *L, int idx) { return luaL_typename(L, idx); }
+
+FluxControl *flux_getcontrol(lua_State *L) {
+    return *(FluxControl **)lua_getextraspace(L);
+}
+
+/* A lua_Alloc that refuses to grow past control->limit while Lua code runs; Lua then collects garbage and
+ * retries, and raises "not enough memory" if that does not help. Shrinking never fails, as Lua requires.
+ * What Swift allocates is counted too, and checked when it returns to Lua (call.c). */
+void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    FluxControl *control = (FluxControl *)ud;
+    size_t old = ptr != NULL ? osize : 0; /* without a block, osize tells the object's type */
+    if (nsize == 0) {
+        free(ptr);
+        control->used -= old;
+        return NULL;
+    }
+    if (control->enforce && control->limit != 0 && nsize > old
+        && (control->used >= control->limit || nsize - old > control->limit - control->used))
+        return NULL;
+    void *block = realloc(ptr, nsize);
+    if (block != NULL) control->used = control->used - old + nsize;
+    return block;
+}
+
+static int flux_panic(lua_State *L) {
+    const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "error object is not a string";
+    fprintf(stderr, "PANIC: unprotected error in call to Lua API (%s)\n", message);
+    fflush(stderr);
+    return 0; /* Lua aborts */
+}
+
+static int flux_setup(lua_State *L) {
+    luaL_openlibs(L);
+    flux_openhooks(L);
+    flux_openviews(L);
+    flux_opendrafts(L);
+    luaL_newmetatable(L, FLUX_BOX_METATABLE); /* [metatable] */
+    flux_setboxgc(L);
+    flux_protectmetatable(L, "Swift function");
+    lua_pop(L, 1);
+    lua_pushboolean(L, 0); /* reserve the traceback slot so storing into it never allocates */
+    lua_setfield(L, LUA_REGISTRYINDEX, FLUX_TRACEBACK_KEY);
+    return 0;
+}
+
+lua_State *flux_newstate(FluxControl *control) {
+    lua_State *L = lua_newstate(flux_alloc, control);
+    if (L == NULL) return NULL;
+    *(FluxControl **)lua_getextraspace(L) = control; /* new threads copy the main thread's extra space */
+    control->state = L;
+    control->hook_count = FLUX_HOOK_INTERVAL;
+    control->slot = -1;
+    lua_atpanic(L, flux_panic);
+    lua_pushcfunction(L, flux_setup);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        lua_close(L);
+        control->state = NULL;
+        return NULL;
+    }
+    return L;
+}
+
+/* Finalizers still run in lua_close; a Swift function they call finds the state closed and raises an
+ * error instead of reaching an owner that is going. */
+void flux_closestate(FluxControl *control) {
+    lua_State *L = control->state;
+    if (L == NULL) return;
+    control->closed = 1;
+    control->state = NULL;
+    lua_close(L);
+}

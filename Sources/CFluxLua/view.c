@@ -1,0 +1,113 @@
+/*
+ * Read-only views of state tables.
+ *
+ * A view is a userdata whose user value is the table: a script can neither rawset into it nor reach the
+ * table behind it, and its metatable is hidden (`__metatable`), so no script can redirect the reads of a
+ * view another script holds. Views are cached per table, weakly, so the subscribers of one change share
+ * one view; a view has no finalizer.
+ */
+#include "internal.h"
+
+#define FLUX_VIEW_METATABLE "flux.view" /* a Swift state proxy's is "flux.state" */
+
+/* The view metatable, kept under this address as well as its name: found without hashing a string. */
+static const char metatablekey = 0;
+/* registry: views[table] = its view, while the table lives */
+static const char viewskey = 0;
+
+/* Raises the argument error luaL_checkudata would unless the value at idx is a view. */
+static void flux_checkview(lua_State *L, int idx) {
+    int view = 0;
+    if (lua_getmetatable(L, idx)) {
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+        view = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+    }
+    if (!view) luaL_typeerror(L, idx, "flux.state");
+}
+
+/* [.., view] -> [.., view, table]. The table behind the view at `idx`; an error for anything else
+ * (a metamethod called by hand). */
+static void flux_pushtarget(lua_State *L, int idx) {
+    flux_checkview(L, idx);
+    lua_getiuservalue(L, idx, 1);
+}
+
+void flux_pushview(lua_State *L) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &viewskey);         /* [.., t, views] */
+    lua_pushvalue(L, -2);
+    if (lua_rawget(L, -2) != LUA_TUSERDATA) {             /* [.., t, views, view?] */
+        lua_pop(L, 1);
+        lua_newuserdatauv(L, 0, 1);                       /* [.., t, views, view] */
+        lua_pushvalue(L, -3);
+        lua_setiuservalue(L, -2, 1);
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -3);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, -4);                                /* views[t] = view */
+    }
+    lua_replace(L, -3);                                   /* [.., view, views] */
+    lua_pop(L, 1);
+}
+
+/* view[key]: the table's value; a table comes as its view. */
+static int flux_view_index(lua_State *L) {
+    flux_pushtarget(L, 1);                               /* [view, key, t] */
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, 3) == LUA_TTABLE) flux_pushview(L);
+    return 1;
+}
+
+static int flux_view_newindex(lua_State *L) {
+    flux_checkview(L, 1);
+    return luaL_error(L, "state is read-only (field '%s'): dispatch an action to change it", luaL_tolstring(L, 2, NULL));
+}
+
+static int flux_view_len(lua_State *L) {
+    flux_pushtarget(L, 1);
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, -1));
+    return 1;
+}
+
+/* The iterator __pairs returns: next over the table, tables as views. */
+static int flux_view_next(lua_State *L) {
+    flux_pushtarget(L, 1);                               /* [view, key, t] */
+    lua_pushvalue(L, 2);                                 /* [view, key, t, key] */
+    if (!lua_next(L, 3)) {
+        lua_pushnil(L);
+        return 1;
+    }                                                    /* [view, key, t, key', value] */
+    if (lua_type(L, -1) == LUA_TTABLE) flux_pushview(L);
+    return 2;
+}
+
+static int flux_view_pairs(lua_State *L) {
+    flux_checkview(L, 1);
+    lua_pushcfunction(L, flux_view_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+void flux_openviews(lua_State *L) {
+    static const luaL_Reg methods[] = {
+        {"__index", flux_view_index},
+        {"__newindex", flux_view_newindex},
+        {"__len", flux_view_len},
+        {"__pairs", flux_view_pairs},
+        {NULL, NULL},
+    };
+    luaL_newmetatable(L, FLUX_VIEW_METATABLE);
+    luaL_setfuncs(L, methods, 0);
+    lua_pushliteral(L, "flux.state");                    /* what tostring shows, as for a Swift state */
+    lua_setfield(L, -2, "__name");
+    flux_protectmetatable(L, "flux.state");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &metatablekey);
+    lua_newtable(L);                                     /* views[table] = view, while the table lives */
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &viewskey);
+}

@@ -1,0 +1,27 @@
+import Flux
+
+extension FluxHost {
+    /// Builds a log line's action the way `flux.dispatch` builds it from a table: the JSON payload
+    /// becomes a Lua table (numbers keep their subtype), checked with the same rules — an unknown field
+    /// is refused, a script's payload must be plain data. Give it to ``ActionReplayer``.
+    public var logDecoder: ActionLogEntry.Decode {
+        { [unowned self] name, payload in
+            let lua = activeStack
+            let top = lua.top
+            defer { lua.top = top }
+            try lua.ensureSpace(2)
+            lua.push(name)
+            let id = try resolver.resolve(lua, at: -1)
+            guard let payload else { return try resolver.action(id) }
+            do {
+                try LuaJSON.push(payload, on: lua, pairs: false)
+            } catch {
+                throw ActionError.invalidPayload(action: name, message: "\(error)")
+            }
+            guard lua.type(at: -1) == .table else {
+                throw ActionError.invalidPayload(action: name, message: "the payload must be a JSON object, got \(lua.type(at: -1).name)")
+            }
+            return try resolver.action(id, payloadAt: lua.top, on: lua)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The one form store, action, view and plugin names are kept and compared in: valid UTF-8, in
+/// Unicode's composed normal form (NFC), so two names that look the same are the same name.
+///
+/// ```swift
+/// try Name.normalized(Array("cafe\u{301}".utf8))   // "café", composed
+/// try Name.normalized([0x63, 0xFF])               // throws: not valid UTF-8
+/// ```
+public enum Name {
+    /// The name `bytes` spell, composed.
+    ///
+    /// - Throws: ``InvalidNameError`` when the bytes are not UTF-8: repairing them would make
+    ///   different names the same one.
+    public static func normalized(_ bytes: some Collection<UInt8>) throws(InvalidNameError) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw InvalidNameError(bytes: Array(bytes)) }
+        return normalized(text)
+    }
+
+    /// `text`, composed.
+    public static func normalized(_ text: String) -> String {
+        text.precomposedStringWithCanonicalMapping
+    }
+}
+
+/// A name that is not valid UTF-8.
+public struct InvalidNameError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The name's bytes.
+    public var bytes: [UInt8]
+
+    /// `name "caf\xE9" is not valid UTF-8`: printable ASCII as it is, other bytes as `\xNN`.
+    public var description: String {
+        let shown = bytes.map { (0x20 ..< 0x7F).contains($0) && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"")
+            ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true).leftPadded(to: 2) }
+        return "name \"\(shown.joined())\" is not valid UTF-8"
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+extension LuaStack {
+    /// The string at `index` as a name (see ``Name``); nil when the value is not a string.
+    ///
+    /// - Throws: ``InvalidNameError`` for a string that is not valid UTF-8.
+    public func name(at index: Int32) throws(InvalidNameError) -> String? {
+        guard let bytes = withBytes(at: index, { Array($0) }) else { return nil }
+        return try Name.normalized(bytes)
+    }
+}

@@ -1,0 +1,216 @@
+import Flux
+import Foundation
+import GRDB
+
+/// A named session: the state of every store, the journal of every committed action and the undo
+/// history, kept in one SQLite database so that they survive a quit, a crash or `kill -9`.
+///
+/// ```swift
+/// let session = try Session.open(name: "default", dispatcher: dispatcher)
+/// session.restore()          // after every store is registered
+/// session.attach()           // journal from now on
+/// try dispatcher.dispatch(…)
+/// session.save()             // the line is done: what it did is durable
+/// ```
+///
+/// What the dispatcher commits is collected in memory and written by ``save()``, in one transaction:
+/// the new journal rows, the states of the stores that changed, and the undo history if it moved.
+/// The owner calls ``save()`` when a unit the user sees acknowledged ends (a line, a script); within a
+/// long unit the session saves by itself at the first action ``saveInterval`` after the last save.
+/// Used from the dispatcher's thread.
+public final class Session {
+    /// The session's name.
+    public let name: String
+    /// The database file.
+    public let path: String
+    /// The dispatcher whose stores, actions and history are kept.
+    public let dispatcher: Dispatcher
+    /// Where problems go that stop nothing: a save that failed, a saved state that no longer decodes.
+    public var report: (String) -> Void
+    /// Where `--fresh` moved the session's earlier database, if it had one.
+    public internal(set) var movedAside: String?
+    /// The longest time committed actions wait in memory while actions keep coming, in seconds.
+    public var saveInterval = 0.1
+
+    let database: DatabaseQueue
+    let journal: SessionJournal
+    private let lock: SessionLock
+    let clock: () -> Double
+    /// The number the next journalled action gets (the journal's length plus one).
+    var nextNumber: Int
+    private var savedHistoryVersion: Int?
+    /// Saved states of stores not registered yet, by store name.
+    var pendingStates: [String: Row] = [:]
+    /// The saved history, until every store it changes is registered.
+    var pendingSteps: [(stack: String, step: SavedStep)]?
+    /// The history's version when restoring began: a step recorded since means the saved one is stale.
+    var restoredHistoryVersion = 0
+    private var reported: Set<String> = []
+    /// The undo steps as last saved, by their history number: a step is encoded once.
+    private var savedSteps: [Int: String] = [:]
+
+    init(name: String, path: String, lock: SessionLock, database: DatabaseQueue, dispatcher: Dispatcher,
+         clock: @escaping () -> Double, report: @escaping (String) -> Void) throws {
+        self.lock = lock
+        self.name = name
+        self.path = path
+        self.database = database
+        self.dispatcher = dispatcher
+        self.clock = clock
+        self.report = report
+        journal = SessionJournal(clock: clock)
+        nextNumber = try database.read { db in
+            // The last row by its key: MAX(seq + count) would read the whole journal.
+            try Int.fetchOne(db, sql: "SELECT seq + count FROM journal ORDER BY seq DESC LIMIT 1") ?? 1
+        }
+    }
+
+    /// Opens the session `name` in `directory`, creating it if needed; with `fresh`, an existing
+    /// database is moved aside (`NAME.2026-11-23T12-00-00.sqlite`) and the session starts empty.
+    ///
+    /// - Throws: ``SessionError`` for a name that is not a plain file name, or a database that
+    ///   cannot be opened.
+    public static func open(name: String, fresh: Bool = false, directory: URL = SessionPaths.directory(),
+                            dispatcher: Dispatcher, report: @escaping (String) -> Void = { _ in },
+                            clock: @escaping () -> Double = { Date().timeIntervalSince1970 }) throws -> Session {
+        try SessionPaths.checkName(name)
+        let path = directory.appendingPathComponent(name + ".sqlite").path
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let lock = try SessionLock(path: path, name: name)
+            let aside = fresh ? try SessionPaths.moveAside(path, name: name, in: directory, time: clock()) : nil
+            let database = try SessionDatabase.open(path: path)
+            let session = try Session(name: name, path: path, lock: lock, database: database, dispatcher: dispatcher,
+                                      clock: clock, report: report)
+            session.movedAside = aside
+            return session
+        } catch let error as SessionError {
+            throw error
+        } catch {
+            throw SessionError("session '\(name)': cannot open \(path): \(Self.describe(error))")
+        }
+    }
+
+    /// Starts journalling what the dispatcher commits (after ``restore()``).
+    public func attach() {
+        guard dispatcher.commitObserver !== journal else { return }
+        markHistorySaved()
+        journal.onDeadline = { [unowned self] in save() }
+        journal.deadline = clock() + saveInterval
+        dispatcher.commitObserver = journal
+    }
+
+    /// The history as it is now is the one saved (just restored, or nothing to save yet).
+    func markHistorySaved() {
+        savedHistoryVersion = dispatcher.history.version
+    }
+
+    /// Saves, then stops journalling.
+    public func close() {
+        save()
+        if dispatcher.commitObserver === journal { dispatcher.commitObserver = nil }
+    }
+
+    /// Writes what was committed since the last save, in one transaction.
+    ///
+    /// - Returns: false when the database refused it (the error is reported; what was not written
+    ///   stays in memory and is tried again at the next save).
+    @discardableResult
+    public func save() -> Bool {
+        defer { journal.deadline = clock() + saveInterval }
+        let history = dispatcher.history
+        if pendingSteps != nil { restoreHistory() } // a new step drops a saved history still waiting
+        guard !journal.runs.isEmpty || history.version != savedHistoryVersion else { return true }
+        // The stores that handle an action committed since the last save: the others did not change.
+        let stores = journal.travelled ? dispatcher.stores : dispatcher.stores.filter { store in
+            store.handlesEveryAction || journal.actionNames.contains { store.handles($0) }
+        }
+        var problems: [String] = []
+        let states = stores.compactMap { store -> (name: String, format: String, state: String)? in
+            guard let store = store as? any PersistentState else { return nil }
+            do {
+                return (store.name, store.stateFormat, try store.encodeState(store.snapshot()))
+            } catch {
+                problems.append("store '\(store.name)': its state cannot be saved: \(Self.describe(error))")
+                return nil
+            }
+        }
+        var steps: [(stack: String, json: String)]?
+        if history.version != savedHistoryVersion {
+            do {
+                let (undo, redo) = history.steps
+                var encoded: [Int: String] = [:]
+                func saved(_ entry: HistoryEntry) throws -> String {
+                    let json = try savedSteps[entry.number] ?? SavedStep(entry).json
+                    encoded[entry.number] = json
+                    return json
+                }
+                steps = try undo.map { ("undo", try saved($0)) } + redo.map { ("redo", try saved($0)) }
+                savedSteps = encoded
+            } catch {
+                problems.append("the undo history cannot be saved: \(Self.describe(error))")
+            }
+        }
+        for problem in problems where reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
+        do {
+            var number = nextNumber
+            try database.write { db in
+                number = nextNumber
+                let insert = try db.cachedStatement(sql: "INSERT INTO journal (seq, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
+                for run in journal.runs {
+                    try insert.execute(arguments: [number, run.count, run.entry.line, owners(of: run.entry), run.lastTime])
+                    number += run.count
+                }
+                let upsert = try db.cachedStatement(sql: """
+                    INSERT INTO state (store, format, state, seq) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (store) DO UPDATE SET format = excluded.format, state = excluded.state, seq = excluded.seq
+                    """)
+                for state in states { try upsert.execute(arguments: [state.name, state.format, state.state, number - 1]) }
+                if let steps {
+                    try db.execute(sql: "DELETE FROM history")
+                    let add = try db.cachedStatement(sql: "INSERT INTO history (position, stack, changes) VALUES (?, ?, ?)")
+                    for (position, saved) in steps.enumerated() {
+                        try add.execute(arguments: [position, saved.stack, saved.json])
+                    }
+                }
+            }
+            nextNumber = number
+            if steps != nil { savedHistoryVersion = history.version }
+            journal.clear()
+            return true
+        } catch {
+            let problem = "not saved: \(Self.describe(error))"
+            if reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
+            return false
+        }
+    }
+
+    /// The stores that handle the entry's action, comma-separated (none for a step).
+    private func owners(of entry: ActionLogEntry) -> String {
+        guard let action = entry.action else { return "" }
+        return dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")
+    }
+
+    /// Runs `body` so that either all it commits is journalled or, when it throws, none of it: no
+    /// save happens inside, and what it journalled is forgotten on error (a replay that undid itself).
+    public func atomically<T>(_ body: () throws -> T) rethrows -> T {
+        let mark = journal.mark
+        let deadline = journal.deadline
+        journal.deadline = .infinity
+        defer { journal.deadline = deadline }
+        do {
+            return try body()
+        } catch {
+            journal.rewind(to: mark)
+            throw error
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return underlying.localizedDescription
+        }
+        return "\(error)"
+    }
+}

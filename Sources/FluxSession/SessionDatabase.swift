@@ -1,0 +1,60 @@
+import GRDB
+
+/// Opens a session's SQLite database and brings its schema up to date.
+///
+/// - `journal`: every committed action and undo or redo step, as action-log lines; a run of identical
+///   actions in a row (same payload and group) is one row with a `count`, so a loop of a
+///   million increments costs one row, not a million.
+/// - `state`: each store's state at the last commit, in its store's encoding.
+/// - `staleState`: saved states that no longer decoded when the session was opened, kept as they were.
+/// - `history`: the undo and redo steps, each with the states of the stores it restores.
+///
+/// Write-ahead logging with `synchronous = NORMAL`: a commit is in the log file when it returns, so a
+/// killed process loses nothing committed; only a power failure could lose the last commits.
+enum SessionDatabase {
+    static func open(path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try migrator.migrate(queue)
+        return queue
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE journal (
+                    seq INTEGER PRIMARY KEY,   -- the number of the run's first action, from 1
+                    count INTEGER NOT NULL,    -- how many identical actions in a row the row stands for
+                    line TEXT NOT NULL,        -- the first one as an action-log line
+                    stores TEXT NOT NULL,      -- the stores that handle it, comma-separated
+                    lastTime REAL NOT NULL     -- when the run's last action ran
+                );
+                CREATE TABLE state (
+                    store TEXT PRIMARY KEY,
+                    format TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    seq INTEGER NOT NULL       -- the journal's length when it was saved
+                );
+                CREATE TABLE staleState (
+                    store TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    reason TEXT NOT NULL,
+                    keptAt REAL NOT NULL
+                );
+                CREATE TABLE history (
+                    position INTEGER PRIMARY KEY,  -- undo steps oldest first, then redo steps
+                    stack TEXT NOT NULL,           -- 'undo' or 'redo'
+                    changes TEXT NOT NULL          -- JSON: {"label", "changes": [{"store", "format", "state"}]}
+                );
+                """)
+        }
+        return migrator
+    }
+}

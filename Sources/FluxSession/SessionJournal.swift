@@ -1,0 +1,96 @@
+import Flux
+
+/// Collects what the dispatcher commits between two saves of a session: the journal's new rows, and
+/// the names of the actions they hold (the stores that handle them are saved again).
+///
+/// Runs of identical actions in a row are counted, not stored one by one: a loop dispatching the same
+/// action costs a comparison and an increment per action here, and one journal row per save.
+final class SessionJournal: CommitObserver {
+    /// A run of identical actions (or one step), waiting to be saved.
+    struct Run {
+        var entry: ActionLogEntry
+        var count: Int
+        var lastTime: Double
+    }
+
+    /// The runs since the last save, oldest first.
+    @exclusivity(unchecked) private(set) var runs: [Run] = []
+    /// The names of the actions committed since the last save.
+    @exclusivity(unchecked) private(set) var actionNames: Set<String> = []
+    /// Whether an undo or redo ran since the last save (it may have changed any store).
+    @exclusivity(unchecked) private(set) var travelled = false
+    /// Called when an action commits at or past ``deadline`` with no group open and no follow-up
+    /// queued: the session saves then.
+    @exclusivity(unchecked) var onDeadline: () -> Void = {}
+    /// When the next save is due, in the clock's seconds.
+    @exclusivity(unchecked) var deadline = Double.infinity
+
+    private let clock: () -> Double
+    @exclusivity(unchecked) private var lastAction: (any Action)?
+    @exclusivity(unchecked) private var lastType: (any Action.Type)?
+    /// Whether the last run's action type has no stored fields: then its type alone makes an action the same.
+    @exclusivity(unchecked) private var lastHasNoFields = false
+    @exclusivity(unchecked) private var lastGroupID: Int?
+    @exclusivity(unchecked) private var lastIsFollowUp = false
+    /// Runs before this index are not continued: a step, or a rewind, came after them.
+    @exclusivity(unchecked) private var runsBefore = 0
+
+    init(clock: @escaping () -> Double) {
+        self.clock = clock
+    }
+
+    func didCommit(_ action: any Action, in dispatcher: Dispatcher) {
+        let now = clock()
+        let group = dispatcher.currentGroup
+        let isFollowUp = dispatcher.isFollowUp
+        // The last run's action, group and flag are kept apart from `runs`: reading them there would
+        // copy the whole run on every action.
+        if runs.count > runsBefore, lastGroupID == group?.id, lastIsFollowUp == isFollowUp,
+           type(of: action) == lastType, lastHasNoFields || sameAction(lastAction!, action) {
+            runs[runs.count - 1].count += 1
+            runs[runs.count - 1].lastTime = now
+        } else {
+            runs.append(Run(entry: ActionLogEntry(action: action, time: now, group: group, isFollowUp: isFollowUp),
+                            count: 1, lastTime: now))
+            actionNames.insert(action.name)
+            lastAction = action
+            lastType = type(of: action)
+            lastHasNoFields = hasNoFields(action)
+            lastGroupID = group?.id
+            lastIsFollowUp = isFollowUp
+        }
+        if now >= deadline, dispatcher.isSettled { onDeadline() }
+    }
+
+    func didTravel(_ step: HistoryStep, in dispatcher: Dispatcher) {
+        let now = clock()
+        travelled = true
+        runs.append(Run(entry: ActionLogEntry(step: step, time: now), count: 1, lastTime: now))
+        runsBefore = runs.count
+        if now >= deadline, dispatcher.isSettled { onDeadline() }
+    }
+
+    /// How many actions and steps wait to be saved.
+    var pendingCount: Int { runs.reduce(0) { $0 + $1.count } }
+
+    /// Forgets what was saved (or given up).
+    func clear() {
+        runs.removeAll(keepingCapacity: true)
+        actionNames.removeAll(keepingCapacity: true)
+        lastAction = nil
+        lastType = nil
+        runsBefore = 0
+        travelled = false
+    }
+
+    /// Where the journal is now, to go back to with ``rewind(to:)``.
+    var mark: (runs: Int, lastCount: Int) { (runs.count, runs.last?.count ?? 0) }
+
+    /// Forgets what was journalled since `mark` (a replay that undid itself). Its action names stay:
+    /// saving a store again is harmless.
+    func rewind(to mark: (runs: Int, lastCount: Int)) {
+        if runs.count > mark.runs { runs.removeLast(runs.count - mark.runs) }
+        if mark.runs > 0, runs.count == mark.runs { runs[mark.runs - 1].count = mark.lastCount }
+        runsBefore = runs.count
+    }
+}

@@ -1,0 +1,26 @@
+import FluxSession
+import Foundation
+
+extension Shell {
+    /// Opens the chosen session and gives every store (features and plugins loaded) its saved state
+    /// and the undo history back. A session that cannot be opened is reported; the shell goes on
+    /// without one.
+    func openSession(_ choice: SessionChoice) {
+        do {
+            let report = writeError
+            let session = try Session.open(name: choice.name, fresh: choice.fresh, dispatcher: dispatcher,
+                                           report: { report($0 + "\n") })
+            if let aside = session.movedAside { reportMessage("session '\(choice.name)': started afresh; the old one is \(aside)") }
+            session.restore()
+            session.attach()
+            self.session = session
+        } catch {
+            reportMessage("\(error); nothing of this shell will be kept")
+        }
+    }
+
+    /// An input or a script finished: what it did becomes durable.
+    func acknowledge() {
+        session?.save()
+    }
+}

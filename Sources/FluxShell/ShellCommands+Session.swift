@@ -1,0 +1,69 @@
+import Flux
+import FluxSession
+import Foundation
+
+extension Shell {
+    /// The session, or an error saying how to start one.
+    private func requireSession() throws -> Session {
+        guard let session else {
+            throw ShellCommandError.failed("no session is kept (start fluxsh with --session NAME, or without --no-session)")
+        }
+        return session
+    }
+
+    func showSession(_ text: String) throws {
+        try CommandArguments(text, for: Self.command(named: "session")!).none()
+        let session = try requireSession()
+        let summary = try session.summary()
+        print("""
+            session  \(session.name)
+            file     \(session.path)
+            journal  \(summary.journalLength) action\(summary.journalLength == 1 ? "" : "s") and steps in \(summary.journalRows) row\(summary.journalRows == 1 ? "" : "s"), \(Self.size(summary.bytes)) on disk
+            """)
+    }
+
+    /// `:history 20` / `:history all`: the journal's last entries, with payloads.
+    func listJournal(_ count: Int?) throws {
+        let session = try requireSession()
+        let length = session.journalLength
+        let entries = try session.journal((count.map { length - $0 + 1 } ?? 1) ... length)
+        guard !entries.isEmpty else { return print("the journal is empty") }
+        let width = String(entries.last!.number).count
+        print(entries.map { entry in
+            let number = String(entry.number)
+            return String(repeating: " ", count: width - number.count) + number + "  " + entry.line
+        }.joined(separator: "\n"))
+    }
+
+    func export(_ text: String) throws {
+        let arguments = CommandArguments(text, for: Self.command(named: "export")!)
+        guard (1 ... 2).contains(arguments.words.count) else { throw ShellCommandError.usage(arguments.command) }
+        let session = try requireSession()
+        let path = arguments.words[0]
+        let length = session.journalLength
+        var range = 1 ... max(1, length)
+        if arguments.words.count == 2 {
+            let bounds = arguments.words[1].split(separator: "-", omittingEmptySubsequences: false)
+            guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, from <= to else {
+                throw ShellCommandError.failed("a range is FROM-TO, two action numbers from 1 (the journal holds 1-\(length))")
+            }
+            range = from ... to
+        }
+        let entries = try session.journal(range)
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw ShellCommandError.failed("\(path) exists: :export does not overwrite a file")
+        }
+        let data = Data(entries.map { $0.line + "\n" }.joined().utf8)
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        } catch {
+            throw ShellCommandError.failed("cannot write \(path): \((error as NSError).localizedDescription); nothing was exported")
+        }
+        let span = entries.isEmpty ? "" : " (\(entries.first!.number)-\(entries.last!.number))"
+        print("exported \(entries.count) entr\(entries.count == 1 ? "y" : "ies")\(span) to \(path)")
+    }
+
+    private static func size(_ bytes: Int) -> String {
+        bytes < 10_000 ? "\(bytes) bytes" : bytes < 10_000_000 ? "\(bytes / 1_000) kB" : "\(bytes / 1_000_000) MB"
+    }
+}
