@@ -79,3 +79,30 @@ struct HistoryMemorySpec {
 final class NoteLog {
     var lines: [String] = []
 }
+
+@Suite("Undo memory through all-or-nothing work")
+struct HistoryMemoryRollbackSpec {
+    @Test("work that fails puts back the undo steps with what they keep, and the bound still holds after")
+    func rollbackKeepsCost() throws {
+        let dispatcher = Dispatcher()
+        let notes = NoteLog()
+        dispatcher.onNote = { [notes] in notes.lines.append($0) }
+        let store = BlobStore(dispatcher: dispatcher, stepCost: 1 << 20)
+        dispatcher.history.memoryLimit = 4 << 20
+        for _ in 0 ..< 3 { try dispatcher.dispatch(Increment()) }
+        #expect(throws: (any Error).self) {
+            try dispatcher.allOrNothing {
+                for _ in 0 ..< 3 { try dispatcher.dispatch(Increment()) }
+                throw DispatcherError.waitForOutsideDispatch
+            }
+        }
+        #expect(store.state.count == 3)
+        #expect(dispatcher.history.undoLabels.count == 3)
+        #expect(dispatcher.history.cost == 3 << 20)
+        for _ in 0 ..< 2 { try dispatcher.dispatch(Increment()) }
+        #expect(dispatcher.history.undoLabels.count == 4, "the fifth step drops the oldest: 4 MiB at most")
+        #expect(dispatcher.history.cost == 4 << 20)
+        while try dispatcher.undo() {}
+        #expect(store.state.count == 1)
+    }
+}
