@@ -73,8 +73,8 @@ extension LuaBench {
         let count = options.luaActions
         var runners: [(name: String, run: (Int) throws -> Double)] = []
         if options.wants("lua-redux") { runners.append(("lua-redux", try LuaRedux(bench: bench).run)) }
-        if options.wants("dispatch-lua") {
-            runners.append(("dispatch-lua", try DispatchLua(bench: bench).run))
+        if options.wants("dispatch-lua") { runners.append(("dispatch-lua", try DispatchLua(bench: bench).run)) }
+        if options.wants("dispatch-lua"), options.inSession {
             // Its own VM and dispatcher, kept in a session: the chunk ends with the save fluxsh makes after a line.
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flux-bench-session-\(getpid())")
             defer { try? FileManager.default.removeItem(at: folder) }

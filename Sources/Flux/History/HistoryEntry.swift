@@ -73,14 +73,13 @@ public struct HistoryEntry {
     /// Puts every target back to the state held here and returns the step that reverses it
     /// (holding the states they had until now).
     func swapped() -> HistoryEntry {
-        var reverse = HistoryEntry(label: label)
-        forEachState { target, _ in
-            let now = target.snapshot()
-            reverse.append(target, now, cost: target.cost(of: now))
-        }
         var states: [(any DispatchTarget, Any)] = []
         forEachState { states.append(($0, $1)) }
+        let now = states.map { $0.0.snapshot() }
         for (target, snapshot) in states.reversed() { target.restore(snapshot) }
+        // Costed once put back: what a state keeps is measured against the state now.
+        var reverse = HistoryEntry(label: label)
+        for ((target, _), state) in zip(states, now) { reverse.append(target, state, cost: target.cost(of: state)) }
         return reverse
     }
 }

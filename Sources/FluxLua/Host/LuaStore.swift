@@ -93,7 +93,7 @@ final class LuaStore: StoreProtocol {
 
     func cost(of snapshot: Any) -> Int {
         guard let host, let table = snapshot as? LuaRef else { return 0 }
-        return host.activeStack.tableCost(of: table)
+        return host.activeStack.tableCost(of: table, sharingWith: current)
     }
 
     func publish() {
