@@ -73,8 +73,8 @@ extension LuaBench {
         let count = options.luaActions
         var runners: [(name: String, run: (Int) throws -> Double)] = []
         if options.wants("lua-redux") { runners.append(("lua-redux", try LuaRedux(bench: bench).run)) }
-        if options.wants("dispatch-lua") {
-            runners.append(("dispatch-lua", try DispatchLua(bench: bench).run))
+        if options.wants("dispatch-lua") { runners.append(("dispatch-lua", try DispatchLua(bench: bench).run)) }
+        if options.wants("dispatch-lua"), options.inSession {
             // Its own VM and dispatcher, kept in a session: the chunk ends with the save fluxsh makes after a line.
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flux-bench-session-\(getpid())")
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -90,7 +90,7 @@ extension LuaBench {
         if options.wants("lua-store") { runners.append(("lua-store", try LuaStoreDispatch(bench: bench).run)) }
         guard !runners.isEmpty else { return [:] }
         progress("\(runners.map(\.name).joined(separator: ", ")): \(options.runs) rounds of \(count) dispatches")
-        for runner in runners { _ = try runner.run(max(1, count / 10)) } // warm-up
+        if options.warmUp { for runner in runners { _ = try runner.run(max(1, count / 10)) } }
         var seconds: [String: Samples] = [:]
         for _ in 0 ..< options.runs {
             for runner in runners { seconds[runner.name, default: Samples()].add(try runner.run(count)) }

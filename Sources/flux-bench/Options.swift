@@ -7,6 +7,12 @@ struct Options {
     var actions = 1_000_000
     var luaActions = 200_000
     var subscribers = [1, 10]
+    /// Whether each dispatch workload runs once unmeasured first; off for counting instructions, where
+    /// every dispatch a run makes must be one of the `--actions` counted.
+    var warmUp = true
+    /// Whether workload 2 also runs in a session; off for counting instructions, since a session saves
+    /// on a timer and a slowed run saves more often.
+    var inSession = true
     /// The workloads named on the command line, or all of them.
     var chosen: [String] = []
 
@@ -26,7 +32,8 @@ struct Options {
 
     /// What `--help` and a wrong argument print.
     static let usage = """
-    usage: flux-bench [--runs N] [--shell-runs N] [--actions N] [--lua-actions N] [--subscribers N] [workload…]
+    usage: flux-bench [--runs N] [--shell-runs N] [--actions N] [--lua-actions N] [--subscribers N] [--no-warm-up]
+                      [--no-session] [workload…]
 
     Runs every workload, or those named, and prints one table of medians over the runs.
       --runs N         runs per figure (default 5)
@@ -34,6 +41,8 @@ struct Options {
       --actions N      Swift dispatches per run (default 1000000; memory reads after N and 2N)
       --lua-actions N  dispatches per run of the Lua workloads (default 200000)
       --subscribers N  only this many subscribers in swift-dispatch (default: 1, then 10)
+      --no-warm-up     no unmeasured first run of the dispatch workloads (for counting instructions)
+      --no-session     workload 2 not also in a session (for counting instructions)
 
     workloads:
     \(workloads.map { "  \($0.name.padding(to: 16))\($0.summary)" }.joined(separator: "\n"))
@@ -55,6 +64,8 @@ struct Options {
             case "--actions": actions = try count(argument)
             case "--lua-actions": luaActions = try count(argument)
             case "--subscribers": subscribers = [try count(argument)]
+            case "--no-warm-up": warmUp = false
+            case "--no-session": inSession = false
             case "-h", "--help":
                 print(Self.usage)
                 exit(0)

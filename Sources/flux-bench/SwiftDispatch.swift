@@ -36,7 +36,7 @@ extension SwiftDispatch {
         let historyLimit = Dispatcher().history.limit
         return try options.subscribers.map { subscribers in
             progress("swift-dispatch: \(subscribers) subscriber(s), \(options.runs) runs of \(options.actions) actions")
-            _ = try SwiftDispatch(subscribers: subscribers, actions: max(1, options.actions / 10)).run() // warm-up
+            if options.warmUp { _ = try SwiftDispatch(subscribers: subscribers, actions: max(1, options.actions / 10)).run() }
             let workload = SwiftDispatch(subscribers: subscribers, actions: options.actions)
             var seconds = Samples()
             for _ in 0 ..< options.runs { seconds.add(try workload.run()) }

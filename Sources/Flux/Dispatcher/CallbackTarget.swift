@@ -15,5 +15,6 @@ final class CallbackTarget: DispatchTarget {
     func commit() -> Any? { nil }
     func snapshot() -> Any { () }
     func restore(_ snapshot: Any) {}
+    func cost(of snapshot: Any) -> Int { 0 }
     func publish() {}
 }

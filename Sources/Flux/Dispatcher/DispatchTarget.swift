@@ -23,6 +23,9 @@ public protocol DispatchTarget: AnyObject {
     func snapshot() -> Any
     /// Puts back a state taken by ``snapshot()`` or ``commit()``, without notifying anyone.
     func restore(_ snapshot: Any)
+    /// About how many bytes keeping `snapshot` (from ``snapshot()`` or ``commit()``) in an undo step
+    /// costs: the history drops its oldest steps when their costs together pass ``History/memoryLimit``.
+    func cost(of snapshot: Any) -> Int
     /// Tells observers about the state now, if it differs from what they last heard.
     func publish()
 }

@@ -35,6 +35,14 @@ public final class Dispatcher {
     /// Told when an action queued by a subscriber fails (the action that queued it already succeeded).
     public var onFollowUpError: (any Action, any Error) -> Void = Dispatcher.writeFollowUpError
 
+    /// Told what the user should know once, such as undo steps dropped to bound the history's memory.
+    public var onNote: (String) -> Void = Dispatcher.writeNote
+
+    /// The default ``onNote``: one line on standard error.
+    public static func writeNote(_ note: String) {
+        try? FileHandle.standardError.write(contentsOf: Data("note: \(note)\n".utf8))
+    }
+
     /// The default ``onFollowUpError``: one line on standard error.
     public static func writeFollowUpError(_ action: any Action, _ error: any Error) {
         try? FileHandle.standardError.write(contentsOf: Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
@@ -45,12 +53,18 @@ public final class Dispatcher {
     private final class Registration {
         let token: DispatchToken
         let target: any DispatchTarget
+        /// The target's operations: a store's specialised ones, or closures over the witnesses.
+        /// The registration keeps the target alive, so the lane's unowned captures stay valid.
+        let lane: StoreLane
         @exclusivity(unchecked) var handledGeneration = 0
         @exclusivity(unchecked) var pending = false
+        /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
+        @exclusivity(unchecked) unowned(unsafe) var waitingOne: Registration?
 
-        init(token: DispatchToken, target: any DispatchTarget) {
+        init(token: DispatchToken, target: any DispatchTarget, dispatcher: Dispatcher) {
             self.token = token
             self.target = target
+            lane = (target as? any StoreLaneProviding)?.lane ?? StoreLane(target: target, dispatcher: dispatcher)
         }
     }
 
@@ -73,13 +87,23 @@ public final class Dispatcher {
     @exclusivity(unchecked) private var registrations: [Registration] = []
     @exclusivity(unchecked) private var registrationsByID: [Int: Registration] = [:]
     private var nextID = 1
-    @exclusivity(unchecked) private var routes: [String: [Registration]] = [:]
-    @exclusivity(unchecked) private var lastRoute: (name: String, targets: [Registration]) = ("", [])
+    // Routes and `touched` hold registrations unretained: `registrations` keeps them alive, and one
+    // unregistered during a dispatch is kept in `retired` until the dispatch ends.
+    private typealias Route = ContiguousArray<Unmanaged<Registration>>
+    @exclusivity(unchecked) private var routes: [String: Route] = [:]
+    @exclusivity(unchecked) private var lastRouteName = ""
+    @exclusivity(unchecked) private var lastRoute = Route()
+    @exclusivity(unchecked) private var retired: [Registration] = []
 
     @exclusivity(unchecked) private var generation = 0
-    @exclusivity(unchecked) private var currentAction: (any Action)?
-    @exclusivity(unchecked) private var pendingStack: [Registration] = []
-    @exclusivity(unchecked) private var touched: [Registration] = []
+    /// The action being handled: it lives in `perform`'s frame, so it is not copied.
+    @exclusivity(unchecked) private var currentAction: UnsafePointer<any Action>?
+    /// The registration whose handler runs now.
+    @exclusivity(unchecked) private unowned(unsafe) var running: Registration?
+    /// The registrations the current action touched: the first `touchedCount` of `touched`, whose
+    /// slots are reused from action to action (emptying and refilling an array costs more).
+    @exclusivity(unchecked) private var touched = Route()
+    @exclusivity(unchecked) private var touchedCount = 0
     @exclusivity(unchecked) private var followUps = Deque<any Action>()
     @exclusivity(unchecked) private var draining = false
     /// Whether the action being handled or published now was queued by a subscriber: a log records
@@ -103,7 +127,7 @@ public final class Dispatcher {
     public func register(_ target: any DispatchTarget) -> DispatchToken {
         let token = DispatchToken(id: nextID, name: target.name)
         nextID += 1
-        let registration = Registration(token: token, target: target)
+        let registration = Registration(token: token, target: target, dispatcher: self)
         registrations.append(registration)
         registrationsByID[token.id] = registration
         routesChanged()
@@ -125,13 +149,15 @@ public final class Dispatcher {
             throw DispatcherError.unknownToken(token)
         }
         registrations.removeAll { $0 === registration }
+        if phase != .idle { retired.append(registration) }
         routesChanged()
     }
 
     /// Must be called when a registered target starts or stops handling an action name.
     public func routesChanged() {
         routes.removeAll(keepingCapacity: true)
-        lastRoute = ("", [])
+        lastRouteName = ""
+        lastRoute = []
     }
 
     /// The registered stores, in registration order.
@@ -170,7 +196,7 @@ public final class Dispatcher {
     public func dispatch(_ action: any Action) throws {
         switch phase {
         case .handling:
-            throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.name ?? "?")
+            throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.pointee.name ?? "?")
         case .notifying:
             if !dropsFollowUps { followUps.append(action) }
         case .idle:
@@ -191,25 +217,54 @@ public final class Dispatcher {
             guard let registration = registrationsByID[token.id] else {
                 throw DispatcherError.unknownToken(token)
             }
-            if registration.pending {
-                let start = pendingStack.firstIndex { $0 === registration } ?? 0
-                let cycle = pendingStack[start...].map(\.target.name) + [registration.target.name]
-                throw DispatcherError.waitForCycle(stores: cycle)
-            }
+            if registration.pending { throw DispatcherError.waitForCycle(stores: cycle(to: registration)) }
             guard registration.handledGeneration != generation,
-                  registration.target.handles(action.name) else { continue }
-            try invoke(registration, action)
+                  registration.target.handles(action.pointee.name) else { continue }
+            try invoke(registration, action.pointee)
         }
     }
 
     private func perform(_ action: any Action) throws {
-        let name = action.name
         phase = .handling
-        currentAction = action
         generation &+= 1
-        if !touched.isEmpty { touched.removeAll(keepingCapacity: true) } // emptied after every action
-        defer { currentAction = nil }
+        touchedCount = 0 // zero after every action already
+        defer { if !retired.isEmpty { retired.removeAll() } }
+        let name = action.name
         do {
+            try withUnsafePointer(to: action) { action in
+                currentAction = action
+                defer { currentAction = nil }
+                try handle(action.pointee, name)
+            }
+        } catch {
+            for index in (0 ..< touchedCount).reversed() {
+                touched[index]._withUnsafeGuaranteedRef { $0.target.rollback() }
+            }
+            touchedCount = 0
+            phase = .idle
+            for hook in middleware { hook.didFail(action, error: error, in: self) }
+            throw error
+        }
+        keepChanges(name)
+
+        phase = .notifying
+        for index in 0 ..< touchedCount {
+            touched[index]._withUnsafeGuaranteedRef { registration in
+                registration.lane.publish(registration.target)
+            }
+        }
+        if !middleware.isEmpty {
+            let names = touched[..<touchedCount].map { $0._withUnsafeGuaranteedRef { $0.target.name } }
+            for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
+        }
+        if let commitObserver { commitObserver.didCommit(action, in: self) }
+        touchedCount = 0
+        phase = .idle
+    }
+
+    /// Runs the middleware, then every store on the route of `action`.
+    private func handle(_ action: any Action, _ name: String) throws {
+        if !middleware.isEmpty {
             for hook in middleware {
                 do {
                     try hook.willDispatch(action, in: self)
@@ -219,55 +274,68 @@ public final class Dispatcher {
                     throw DispatcherError.rejected(action: name, reason: DispatcherError.describe(error))
                 }
             }
-            for registration in route(name) where registration.handledGeneration != generation {
-                try invoke(registration, action)
-            }
-        } catch {
-            for registration in touched.reversed() {
-                registration.target.rollback()
-            }
-            touched.removeAll(keepingCapacity: true)
-            phase = .idle
-            for hook in middleware { hook.didFail(action, error: error, in: self) }
-            throw error
         }
+        let route = self.route(name)
+        for registration in route {
+            try registration._withUnsafeGuaranteedRef { registration in
+                if registration.handledGeneration != generation { try invoke(registration, action) }
+            }
+        }
+    }
 
-        // `touched` keeps only the targets whose state changed, in order, to publish them: the undo
-        // entry is then handed to the history without a copy.
-        var entry = HistoryEntry(label: name)
+    /// Commits every target the action touched. Each changed target's state from before the action is
+    /// kept for undo, unless an open group already holds one from before its first action; `touched`
+    /// then keeps only the changed targets, in order, to publish them.
+    private func keepChanges(_ name: String) {
+        let group = openGroup
+        let recording = history.isRecording
+        // The step's states: the first inline, any others in an array (rarely needed, so never allocated).
+        var first: HistoryEntry.Change?
+        var rest: [HistoryEntry.Change]?
+        var cost = 0
         var changed = 0
-        for index in touched.indices {
+        for index in 0 ..< touchedCount {
             let registration = touched[index]
-            guard let before = registration.target.commit() else { continue }
-            entry.append(registration.target, before)
+            let kept = registration._withUnsafeGuaranteedRef { registration -> Bool in
+                let keeping = recording && group?.entry.contains(registration.target) != true
+                guard let kept = registration.lane.commit(registration.target, keeping) else { return false }
+                if let state = kept.state {
+                    if let group {
+                        group.entry.append(registration.target, state, cost: kept.cost)
+                    } else if first == nil {
+                        first = HistoryEntry.Change(target: registration.target, snapshot: state)
+                    } else {
+                        rest = (rest ?? []) + [HistoryEntry.Change(target: registration.target, snapshot: state)]
+                    }
+                    cost += kept.cost
+                }
+                return true
+            }
+            guard kept else { continue }
             touched[changed] = registration
             changed += 1
         }
-        touched.removeLast(touched.count - changed)
-        if changed > 0 { remember(entry) }
-
-        phase = .notifying
-        for registration in touched { registration.target.publish() }
-        if !middleware.isEmpty {
-            let names = touched.map(\.target.name)
-            for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
-        }
-        if let commitObserver { commitObserver.didCommit(action, in: self) }
-        touched.removeAll(keepingCapacity: true)
-        phase = .idle
+        touchedCount = changed
+        guard let first else { return }
+        if let note = history.record(label: name, cost: cost, first: first, rest: rest) { onNote(note) }
     }
 
     private func invoke(_ registration: Registration, _ action: any Action) throws {
         registration.pending = true
-        pendingStack.append(registration)
+        registration.waitingOne = running
+        running = registration
         defer {
             registration.pending = false
-            pendingStack.removeLast()
+            running = registration.waitingOne
         }
-        registration.target.begin()
-        touched.append(registration)
+        if touchedCount < touched.count {
+            touched[touchedCount] = Unmanaged.passUnretained(registration)
+        } else {
+            touched.append(Unmanaged.passUnretained(registration))
+        }
+        touchedCount += 1
         do {
-            try registration.target.handle(action, in: self)
+            try registration.lane.handle(registration.target, action)
         } catch let error as DispatcherError {
             if case .storeFailed = error { throw error }
             throw DispatcherError.storeFailed(store: registration.target.name, action: action.name, underlying: error)
@@ -277,18 +345,32 @@ public final class Dispatcher {
         registration.handledGeneration = generation
     }
 
-    private func route(_ name: String) -> [Registration] {
-        // Most dispatch loops repeat one action; comparing names is cheaper than hashing one.
-        if name == lastRoute.name { return lastRoute.targets }
-        if let cached = routes[name] {
-            lastRoute = (name, cached)
-            return cached
+    /// The names of the stores from `registration` (pending) to the one running now, which waits for it
+    /// again, with `registration` repeated at the end.
+    private func cycle(to registration: Registration) -> [String] {
+        var names = [registration.target.name]
+        var next = running
+        while let waiting = next, waiting !== registration {
+            names.append(waiting.target.name)
+            next = waiting.waitingOne
         }
-        let targets = registrations.filter { $0.target.handles(name) }
-        if routes.count > 4096 { routes.removeAll() }
-        routes[name] = targets
-        lastRoute = (name, targets)
-        return targets
+        return [registration.target.name] + names.dropFirst().reversed() + [registration.target.name]
+    }
+
+    private func route(_ name: String) -> Route {
+        // Most dispatch loops repeat one action; comparing names is cheaper than hashing one.
+        if name == lastRouteName { return lastRoute }
+        let route: Route
+        if let cached = routes[name] {
+            route = cached
+        } else {
+            route = Route(registrations.lazy.filter { $0.target.handles(name) }.map { Unmanaged.passUnretained($0) })
+            if routes.count > 4096 { routes.removeAll() }
+            routes[name] = route
+        }
+        lastRouteName = name
+        lastRoute = route
+        return route
     }
 
     private func drainFollowUps() {
@@ -326,7 +408,7 @@ public final class Dispatcher {
         openGroup = OpenGroup(id: nextGroupID, label: label)
         nextGroupID += 1
         defer {
-            if let group = openGroup, !group.entry.isEmpty { history.record(group.entry) }
+            if let group = openGroup, !group.entry.isEmpty, let note = history.record(group.entry) { onNote(note) }
             openGroup = nil
         }
         return try body()
@@ -353,15 +435,6 @@ public final class Dispatcher {
         }
     }
 
-    private func remember(_ entry: consuming HistoryEntry) {
-        guard let openGroup else {
-            history.record(entry)
-            return
-        }
-        // The group keeps each store's state from before its first action.
-        openGroup.entry.merge(entry)
-    }
-
     /// Reverts the last step: every store it touched returns to its state before, and is published.
     ///
     /// - Returns: false when there was nothing to undo.
@@ -382,7 +455,9 @@ public final class Dispatcher {
         guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }
         let reverse = entry.swapped()
-        if step == .undo { history.pushRedo(reverse) } else { history.pushUndo(reverse) }
+        var note: String?
+        if step == .undo { history.pushRedo(reverse) } else { note = history.pushUndo(reverse) }
+        if let note { onNote(note) }
 
         phase = .notifying
         entry.forEachTarget { $0.publish() }

@@ -1,4 +1,5 @@
-/// The dispatcher's undo and redo stacks, bounded so memory stays flat however many actions run.
+/// The dispatcher's undo and redo stacks, bounded by steps and by memory so memory stays flat however
+/// many actions run and however large the states.
 ///
 /// Each entry reverts every store an action touched — or every store a named group of actions touched —
 /// in one step, the way the user perceives the change. ``Dispatcher/undo()`` and ``Dispatcher/redo()``
@@ -8,17 +9,37 @@ public final class History {
     @exclusivity(unchecked) public var limit: Int {
         didSet {
             limit = max(0, limit)
+            while undoStack.count > limit { dropOldest() }
             undoStack.capacity = limit
         }
     }
 
-    // Used from the dispatcher's one thread; no access spans a call out.
-    @exclusivity(unchecked) private(set) var undoStack: HistoryRing
-    @exclusivity(unchecked) private(set) var redoStack: [HistoryEntry] = []
+    /// The most bytes the undo steps may keep, as their targets count them (``DispatchTarget/cost(of:)``);
+    /// past it the oldest steps are dropped, so a large state never fills memory with copies of itself.
+    /// The first time, a note says so.
+    @exclusivity(unchecked) public var memoryLimit: Int {
+        didSet {
+            memoryLimit = max(0, memoryLimit)
+            noted = false
+            _ = trimToMemoryLimit()
+        }
+    }
 
-    /// A history keeping at most `limit` steps.
-    public init(limit: Int = 100) {
+    /// The default ``memoryLimit``: 256 MiB.
+    public static let defaultMemoryLimit = 256 << 20
+
+    /// What the undo steps keep now, in bytes.
+    @exclusivity(unchecked) public private(set) var cost = 0
+
+    // Used from the dispatcher's one thread; no access spans a call out.
+    let undoStack: HistoryRing
+    @exclusivity(unchecked) private(set) var redoStack: [HistoryEntry] = []
+    @exclusivity(unchecked) private var noted = false
+
+    /// A history keeping at most `limit` steps and `memoryLimit` bytes.
+    public init(limit: Int = 100, memoryLimit: Int = History.defaultMemoryLimit) {
         self.limit = max(0, limit)
+        self.memoryLimit = max(0, memoryLimit)
         undoStack = HistoryRing(capacity: self.limit)
     }
 
@@ -39,11 +60,15 @@ public final class History {
     public var steps: (undo: [HistoryEntry], redo: [HistoryEntry]) { (undoStack.entries, redoStack) }
 
     /// Puts back steps read from ``steps`` (a session restoring its saved history, a replay that
-    /// failed undoing itself); undo steps past ``limit`` are dropped, oldest first.
-    public func replaceSteps(undo: [HistoryEntry], redo: [HistoryEntry]) {
+    /// failed undoing itself); undo steps past ``limit`` or ``memoryLimit`` are dropped, oldest first.
+    /// Returns the note for the user when memory dropped steps.
+    @discardableResult
+    public func replaceSteps(undo: [HistoryEntry], redo: [HistoryEntry]) -> String? {
         undoStack.removeAll()
-        for var entry in undo.suffix(limit) {
+        cost = 0
+        for var entry in undo.suffix(limit) where !entry.isEmpty {
             entry.number = nextNumber()
+            cost += entry.cost
             undoStack.append(entry)
         }
         redoStack = redo.map { entry in
@@ -51,32 +76,51 @@ public final class History {
             entry.number = nextNumber()
             return entry
         }
-        version += 1
+        version &+= 1
+        return trimToMemoryLimit()
     }
+
+    /// Whether the dispatcher should keep states for a new step.
+    var isRecording: Bool { limit > 0 }
 
     /// Forgets every step.
     public func clear() {
         undoStack.removeAll()
         redoStack.removeAll()
-        version += 1
-    }
-
-    func record(_ entry: consuming HistoryEntry) {
-        guard limit > 0 else { return }
-        entry.number = nextNumber()
-        undoStack.append(entry)
-        if !redoStack.isEmpty { redoStack.removeAll() }
+        cost = 0
+        noted = false
         version &+= 1
     }
 
+    /// Adds a step; returns a note for the user the first time steps are dropped to stay under
+    /// ``memoryLimit``.
+    func record(_ entry: HistoryEntry) -> String? {
+        guard let first = entry.first else { return nil }
+        return record(label: entry.label, cost: entry.cost, first: first, rest: entry.rest)
+    }
+
+    /// Adds a step that changed `first` and the states in `rest` (usually none: nil).
+    func record(label: String, cost: Int, first: HistoryEntry.Change, rest: [HistoryEntry.Change]?) -> String? {
+        guard isRecording else { return nil }
+        if undoStack.isFull { self.cost -= undoStack.oldestCost }
+        self.cost += cost
+        undoStack.append(label: label, number: nextNumber(), cost: cost, first: first, rest: rest)
+        if !redoStack.isEmpty { redoStack.removeAll() }
+        version &+= 1
+        return self.cost > memoryLimit ? trimToMemoryLimit() : nil
+    }
+
     func popUndo() -> HistoryEntry? {
-        version += 1
-        return undoStack.popLast()
+        guard let entry = undoStack.popLast() else { return nil }
+        cost -= entry.cost
+        version &+= 1
+        return entry
     }
 
     func popRedo() -> HistoryEntry? {
-        version += 1
-        return redoStack.popLast()
+        guard let entry = redoStack.popLast() else { return nil }
+        version &+= 1
+        return entry
     }
 
     func pushRedo(_ entry: consuming HistoryEntry) {
@@ -84,9 +128,35 @@ public final class History {
         redoStack.append(entry)
     }
 
-    func pushUndo(_ entry: consuming HistoryEntry) {
+    func pushUndo(_ entry: consuming HistoryEntry) -> String? {
         entry.number = nextNumber()
+        if undoStack.isFull { cost -= undoStack.oldestCost }
+        cost += entry.cost
         undoStack.append(entry)
+        return cost > memoryLimit ? trimToMemoryLimit() : nil
+    }
+
+    /// Drops the oldest steps until the rest fit in ``memoryLimit``; returns the note, the first time.
+    private func trimToMemoryLimit() -> String? {
+        guard cost > memoryLimit else { return nil }
+        var dropped = 0
+        var largest = 0
+        while cost > memoryLimit, !undoStack.isEmpty {
+            largest = max(largest, undoStack.oldestCost)
+            dropOldest()
+            dropped += 1
+        }
+        guard !noted else { return nil }
+        noted = true
+        return "undo history: dropped the \(dropped == 1 ? "oldest step" : "\(dropped) oldest steps") to stay "
+            + "under \(Self.mebibytes(memoryLimit)) (a step kept \(Self.mebibytes(largest))); "
+            + "undo now reaches back \(undoStack.count) step\(undoStack.count == 1 ? "" : "s")"
+    }
+
+    private func dropOldest() {
+        cost -= undoStack.oldestCost
+        _ = undoStack.popFirst()
+        version &+= 1
     }
 
     @exclusivity(unchecked) private var lastNumber = 0
@@ -94,5 +164,9 @@ public final class History {
     private func nextNumber() -> Int {
         lastNumber &+= 1
         return lastNumber
+    }
+
+    private static func mebibytes(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
     }
 }

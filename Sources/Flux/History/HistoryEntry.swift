@@ -1,19 +1,22 @@
 /// One step of undo: what every store touched by an action (or a group of actions) looked like before it.
 ///
 /// Most steps touch one store, so the first state is kept inline and only further ones in an array:
-/// recording a step costs no allocation in the common case.
+/// recording a step costs no allocation beyond the state's own box in the common case.
 public struct HistoryEntry {
     /// What the user did: the group's label, or the action's name.
     public let label: String
     /// Set by the history when it takes the step in, unique within it: whoever saves the history
     /// encodes a step once, not at every save.
     public internal(set) var number = 0
-    private var first: Change?
-    private var rest: [Change] = []
+    /// What the states held here cost together, in bytes, as their targets count them
+    /// (``DispatchTarget/cost(of:)``): the history drops its oldest steps past ``History/memoryLimit``.
+    public private(set) var cost = 0
+    private(set) var first: Change?
+    private(set) var rest: [Change] = []
 
     /// One store's state before the step. A struct, not a tuple: tuples in generic containers are
     /// copied by runtime-built value witnesses, several times slower.
-    private struct Change {
+    struct Change {
         let target: any DispatchTarget
         let snapshot: Any
     }
@@ -22,10 +25,18 @@ public struct HistoryEntry {
         self.label = label
     }
 
+    init(label: String, number: Int, cost: Int, first: Change?, rest: [Change]) {
+        self.label = label
+        self.number = number
+        self.cost = cost
+        self.first = first
+        self.rest = rest
+    }
+
     /// A step restoring each target to its snapshot (a session rebuilding its saved history).
     public init(label: String, changes: [(target: any DispatchTarget, snapshot: Any)]) {
         self.label = label
-        for change in changes { append(change.target, change.snapshot) }
+        for change in changes { append(change.target, change.snapshot, cost: change.target.cost(of: change.snapshot)) }
     }
 
     /// Each target the step restores, with the state it restores it to.
@@ -38,15 +49,11 @@ public struct HistoryEntry {
     /// Whether the step changes nothing.
     var isEmpty: Bool { first == nil }
 
-    mutating func append(_ target: any DispatchTarget, _ snapshot: Any) {
-        if first == nil { first = Change(target: target, snapshot: snapshot) } else { rest.append(Change(target: target, snapshot: snapshot)) }
-    }
-
-    /// Adds the states of `later` for targets this step does not hold yet.
-    mutating func merge(_ later: HistoryEntry) {
-        later.forEachState { target, snapshot in
-            if !contains(target) { append(target, snapshot) }
-        }
+    /// Adds `target`'s state before the step, which costs `cost` bytes to keep.
+    mutating func append(_ target: any DispatchTarget, _ snapshot: Any, cost: Int) {
+        let change = Change(target: target, snapshot: snapshot)
+        if first == nil { first = change } else { rest.append(change) }
+        self.cost += cost
     }
 
     func contains(_ target: any DispatchTarget) -> Bool {
@@ -66,11 +73,13 @@ public struct HistoryEntry {
     /// Puts every target back to the state held here and returns the step that reverses it
     /// (holding the states they had until now).
     func swapped() -> HistoryEntry {
-        var reverse = HistoryEntry(label: label)
-        forEachState { target, _ in reverse.append(target, target.snapshot()) }
         var states: [(any DispatchTarget, Any)] = []
         forEachState { states.append(($0, $1)) }
+        let now = states.map { $0.0.snapshot() }
         for (target, snapshot) in states.reversed() { target.restore(snapshot) }
+        // Costed once put back: what a state keeps is measured against the state now.
+        var reverse = HistoryEntry(label: label)
+        for ((target, _), state) in zip(states, now) { reverse.append(target, state, cost: target.cost(of: state)) }
         return reverse
     }
 }

@@ -14,7 +14,7 @@
 ///     }
 /// }
 /// ```
-open class Store<State: Encodable>: StoreProtocol {
+open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// Changes the state for one action, or throws to refuse it.
     public typealias Handler<A> = (inout State, A) throws -> Void
 
@@ -42,30 +42,23 @@ open class Store<State: Encodable>: StoreProtocol {
     @usableFromInline @exclusivity(unchecked) final var published: State
     @usableFromInline @exclusivity(unchecked) final var checkpoint: State
     @usableFromInline @exclusivity(unchecked) final var handlers: [String: Handler<any Action>] = [:] {
-        didSet { lastHandler = nil }
+        didSet {
+            lastHandlerName = nil
+            lastHandler = nil
+        }
     }
     /// The handler found for the last action name: dispatch loops repeat one action, and comparing
     /// names is cheaper than hashing one.
-    @usableFromInline @exclusivity(unchecked) final var lastHandler: (name: String, handler: Handler<any Action>?)?
+    /// (Two properties, not an optional tuple: reading the tuple copies both halves.)
+    @usableFromInline @exclusivity(unchecked) final var lastHandlerName: String?
+    @usableFromInline @exclusivity(unchecked) final var lastHandler: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
     /// How many of `observers` are cancelled and not removed yet.
     @usableFromInline @exclusivity(unchecked) final var cancelledObservers = 0
-    @usableFromInline @exclusivity(unchecked) final var hotPath: HotPath!
-
     /// The specialised operations the dispatcher drives.
-    @usableFromInline struct HotPath {
-        @usableFromInline let handle: (any Action) throws -> Void
-        @usableFromInline let publish: () -> Void
-        @usableFromInline let commit: () -> Any?
-
-        @inlinable init(handle: @escaping (any Action) throws -> Void, publish: @escaping () -> Void,
-                        commit: @escaping () -> Any?) {
-            self.handle = handle
-            self.publish = publish
-            self.commit = commit
-        }
-    }
+    @usableFromInline final let operations: StoreLane
+    @usableFromInline final var lane: StoreLane { operations }
 
     @usableFromInline final class Observer {
         @usableFromInline let send: (State) -> Void
@@ -81,10 +74,10 @@ open class Store<State: Encodable>: StoreProtocol {
         self.published = state
         self.checkpoint = state
         self.dispatcher = dispatcher
-        self.hotPath = HotPath(
-            handle: { [unowned(unsafe) self] in try self.apply($0) },
-            publish: { [unowned(unsafe) self] in self.send() },
-            commit: { [unowned(unsafe) self] in self.checkpoint }
+        self.operations = StoreLane(
+            handle: { try Self.store($0).beginAndApply($1) },
+            commit: { Self.store($0).keepCheckpoint($1) },
+            publish: { Self.store($0).send() }
         )
         self.registration = dispatcher.register(self)
     }
@@ -99,12 +92,25 @@ open class Store<State: Encodable>: StoreProtocol {
         self.dispatcher = dispatcher
         // `==` called directly, not through a closure taking two states: that would copy both; and on
         // the stored states in place, since reading them as values copies them too.
-        self.hotPath = HotPath(
-            handle: { [unowned(unsafe) self] in try self.apply($0) },
-            publish: { [unowned(unsafe) self] in if !self.currentEquals(&self.published) { self.send() } },
-            commit: { [unowned(unsafe) self] in self.currentEquals(&self.checkpoint) ? nil : self.checkpoint }
+        self.operations = StoreLane(
+            handle: { try Self.store($0).beginAndApply($1) },
+            commit: { object, recording in
+                let store = Self.store(object)
+                return store.currentEquals(&store.checkpoint) ? nil : store.keepCheckpoint(recording)
+            },
+            publish: { object in
+                let store = Self.store(object)
+                if !store.currentEquals(&store.published) { store.send() }
+            }
         )
         self.registration = dispatcher.register(self)
+    }
+
+    /// The store a lane operation is called on: the lane's closures capture nothing, so they are made
+    /// before `self` is and cost no context to call.
+    @inlinable
+    static func store(_ object: AnyObject) -> Store<State> {
+        unsafeDowncast(object, to: Store<State>.self)
     }
 
     /// Whether the state now equals `other` (one of the stored states), compared where both are stored.
@@ -113,6 +119,24 @@ open class Store<State: Encodable>: StoreProtocol {
         withUnsafeMutablePointer(to: &current) { current in
             withUnsafeMutablePointer(to: &other) { $0.pointee == current.pointee }
         }
+    }
+
+    /// The state from ``begin()`` with its cost, to keep for undo, when `keeping`.
+    @inlinable
+    final func keepCheckpoint(_ keeping: Bool) -> StoreLane.Kept {
+        guard keeping else { return (nil, 0) }
+        // Read in place: passing the stored state as an argument would copy it.
+        return (checkpoint, withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) })
+    }
+
+    /// What keeping `state` as an undo step costs, in bytes: the history drops its oldest steps when
+    /// their costs together pass ``History/memoryLimit``.
+    ///
+    /// The default is the state's inline size: the arrays, strings and dictionaries of a value-type
+    /// state share their storage with the states before and after it until a handler writes to them,
+    /// so a step usually adds little more. Override it for a store whose actions rewrite large buffers.
+    open func undoCost(of state: State) -> Int {
+        MemoryLayout<State>.stride
     }
 
     // MARK: Handlers
@@ -125,10 +149,10 @@ open class Store<State: Encodable>: StoreProtocol {
         handlers[A.name] = { state, action in
             // An identity check of the type and a direct read instead of `as?`, whose runtime cast
             // costs more than the rest of a small handler.
-            guard Swift.type(of: action) == A.self else {
+            guard let typed = unwrapAction(action, as: A.self) else {
                 throw ActionError.invalidPayload(action: A.name, message: "expected \(A.self), got \(Swift.type(of: action))")
             }
-            try handler(&state, unwrapAction(action, as: A.self))
+            try handler(&state, typed)
         }
         dispatcher.registry.register(A.self)
         dispatcher.routesChanged()
@@ -141,6 +165,22 @@ open class Store<State: Encodable>: StoreProtocol {
         dispatcher.routesChanged()
     }
 
+    /// ``begin()`` and ``apply(_:)`` with one copy of the state: the state now becomes the checkpoint
+    /// (moved, not copied) only once the handlers have made the next one.
+    @inlinable
+    final func beginAndApply(_ action: any Action) throws {
+        var next = current
+        do {
+            if let handler = handler(for: action.name) { try handler(&next, action) }
+            if let everyAction { try everyAction(&next, action) }
+        } catch {
+            checkpoint = current
+            throw error
+        }
+        swap(&checkpoint, &current)
+        current = next
+    }
+
     @inlinable
     final func apply(_ action: any Action) throws {
         var next = current
@@ -151,9 +191,10 @@ open class Store<State: Encodable>: StoreProtocol {
 
     @inlinable
     final func handler(for name: String) -> Handler<any Action>? {
-        if let last = lastHandler, last.name == name { return last.handler }
+        if lastHandlerName == name { return lastHandler }
         let handler = handlers[name]
-        lastHandler = (name, handler)
+        lastHandlerName = name
+        lastHandler = handler
         return handler
     }
 
@@ -188,14 +229,16 @@ open class Store<State: Encodable>: StoreProtocol {
     @inlinable
     final func send() {
         published = current
-        let state = current
         // Iterate a copy: an observer may subscribe or cancel while we notify. The copy keeps every
         // observer alive, so each is called through an unretained reference: no retain and release
-        // per observer and change.
+        // per observer and change. The state is passed in place: nothing changes it while observers
+        // run (a dispatch from one is queued, undo is refused), and a copy would cost a retain.
         let list = observers
-        for index in list.indices {
-            Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
-                if observer.isActive { observer.send(state) }
+        withUnsafeMutablePointer(to: &published) { state in
+            for index in list.indices {
+                Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
+                    if observer.isActive { observer.send(state.pointee) }
+                }
             }
         }
     }
@@ -215,28 +258,36 @@ open class Store<State: Encodable>: StoreProtocol {
     }
 
     public final func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
-        try hotPath.handle(action)
+        try apply(action)
     }
 
     public final func begin() { checkpoint = current }
     public final func rollback() { current = checkpoint }
-    public final func commit() -> Any? { hotPath.commit() }
+    public final func commit() -> Any? { operations.commit(self, true)?.state }
     public final func snapshot() -> Any { current }
 
     public final func restore(_ snapshot: Any) {
         if let snapshot = snapshot as? State { current = snapshot }
     }
 
+    public final func cost(of snapshot: Any) -> Int {
+        (snapshot as? State).map(undoCost(of:)) ?? 0
+    }
+
     public final func publish() {
-        hotPath.publish()
+        operations.publish(self)
     }
 }
 
-/// The value inside `action`, whose dynamic type the caller has checked is `A`.
+/// The value inside `action` when it holds an `A`, else nil.
+///
+/// The existential is opened, which reads the type it holds from its container: cheaper than
+/// `type(of:)`, which asks the runtime for the dynamic type, and than an `as?` cast.
 @inlinable
-func unwrapAction<A: Action>(_ action: any Action, as type: A.Type) -> A {
-    func read<T: Action>(_ value: T) -> A {
-        withUnsafePointer(to: value) { UnsafeRawPointer($0).assumingMemoryBound(to: A.self).pointee }
+func unwrapAction<A: Action>(_ action: any Action, as type: A.Type) -> A? {
+    func read<T: Action>(_ value: T) -> A? {
+        guard T.self == A.self else { return nil }
+        return withUnsafePointer(to: value) { UnsafeRawPointer($0).assumingMemoryBound(to: A.self).pointee }
     }
     return read(action)
 }

@@ -91,6 +91,11 @@ final class LuaStore: StoreProtocol {
         if let snapshot = snapshot as? LuaRef { current = snapshot }
     }
 
+    func cost(of snapshot: Any) -> Int {
+        guard let host, let table = snapshot as? LuaRef else { return 0 }
+        return host.activeStack.tableCost(of: table, sharingWith: current)
+    }
+
     func publish() {
         guard published !== current else { return }
         published = current
