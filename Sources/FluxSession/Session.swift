@@ -75,6 +75,7 @@ public final class Session {
                             clock: @escaping () -> Double = { Date().timeIntervalSince1970 }) throws -> Session {
         try SessionPaths.checkName(name)
         let path = directory.appendingPathComponent(name + ".sqlite").path
+        _ = FileWriter.fileSizeLimitFails // a database past a file-size limit fails its writes; the process goes on
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let lock = try SessionLock(path: path, name: name)

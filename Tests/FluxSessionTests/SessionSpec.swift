@@ -139,6 +139,28 @@ struct SessionSpec {
         #expect(lines.last?.contains(#""by":9"#) == true)
     }
 
+    @Test("a replayed follow-up is journalled as a follow-up, so that replaying the journal does not apply it twice")
+    func replayedFollowUps() throws {
+        let (dispatcher, store, session) = try start()
+        let log = #"""
+            {"name":"counter.add","payload":{"by":1}}
+            {"name":"counter.add","payload":{"by":10},"followUp":true}
+            """#
+        try ActionReplayer(dispatcher: dispatcher).replay(contentsOf: log)
+        let lines = try session.journal(1 ... 2).map(\.line)
+        #expect(lines.map { $0.contains(#""followUp":true"#) } == [false, true])
+        #expect((store as! CounterStore).state.count == 11)
+        // The journal replays into a store whose subscriber dispatches the follow-up itself: once, not twice.
+        let again = Dispatcher()
+        let counter = CounterStore(dispatcher: again)
+        let subscription = counter.subscribe { state in
+            if state.count == 1 { try? again.dispatch(Add(by: 10)) }
+        }
+        defer { subscription.cancel() }
+        try ActionReplayer(dispatcher: again).replay(contentsOf: lines.joined(separator: "\n"))
+        #expect(counter.state.count == 11)
+    }
+
     @Test("a session open in one place cannot be opened in another until it is closed")
     func oneOwner() throws {
         var first: Session? = try Session.open(name: "held", directory: folder, dispatcher: Dispatcher())

@@ -107,8 +107,9 @@ public final class Dispatcher {
     @exclusivity(unchecked) private var followUps = Deque<any Action>()
     @exclusivity(unchecked) private var draining = false
     /// Whether the action being handled or published now was queued by a subscriber: a log records
-    /// it as a follow-up, so that a replay does not dispatch it a second time.
-    @exclusivity(unchecked) public private(set) var isFollowUp = false
+    /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
+    /// follow-ups it dispatches in their recorded places.
+    @exclusivity(unchecked) public internal(set) var isFollowUp = false
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
     @exclusivity(unchecked) public var dropsFollowUps = false

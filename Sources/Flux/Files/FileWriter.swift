@@ -202,8 +202,9 @@ public final class FileWriter {
     }()
 
     /// Past a file-size limit the kernel sends SIGXFSZ, which ends the process unless ignored; ignored,
-    /// the write fails with `EFBIG` and is reported like a full disk.
-    private static let fileSizeLimitFails: Void = {
+    /// the write fails with `EFBIG` and is reported like a full disk. Whatever else writes files (a
+    /// session's database) evaluates it too.
+    public static let fileSizeLimitFails: Void = {
         _ = signal(SIGXFSZ, SIG_IGN)
     }()
 }

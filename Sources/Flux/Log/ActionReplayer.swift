@@ -134,7 +134,12 @@ public struct ActionReplayer {
         switch entry.event {
         case .step(.undo): try dispatcher.undo()
         case .step(.redo): try dispatcher.redo()
-        case let .action(action): try dispatcher.dispatch(action)
+        case let .action(action):
+            // Still a follow-up for whoever journals or records the replay, so that it is not dispatched twice later.
+            let wasFollowUp = dispatcher.isFollowUp
+            dispatcher.isFollowUp = entry.isFollowUp
+            defer { dispatcher.isFollowUp = wasFollowUp }
+            try dispatcher.dispatch(action)
         }
     }
 

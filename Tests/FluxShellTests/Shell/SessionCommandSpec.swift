@@ -31,6 +31,16 @@ struct SessionCommandSpec {
         #expect(again.errors.isEmpty)
     }
 
+    @Test("a restored Lua state is never changed in place: a handler appending to a nested table after a restart undoes exactly")
+    func restoredStateStaysFrozen() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let define = #"flux.store{name = "bag", state = {tags = {}}, on = {["bag.add"] = function(s, a) s.tags[#s.tags + 1] = a.tag; return s end}}"#
+        _ = try fluxsh(["--session", "bag"], define + "\n:dispatch bag.add {tag = 'a'}\n")
+        let again = try fluxsh(["--session", "bag"], define + "\n:dispatch bag.add {tag = 'b'}\n:undo\n:state bag\n:undo\n:state bag\n:redo\n:redo\n:state bag\n")
+        #expect(again.output == "undid bag.add\n{tags = {\"a\"}}\nundid bag.add\n{tags = {}}\nredid bag.add\nredid bag.add\n{tags = {\"a\", \"b\"}}\n")
+        #expect(again.errors.isEmpty)
+    }
+
     @Test("piped input and fluxsh run keep no session unless one is named")
     func noSessionByDefault() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
@@ -99,5 +109,31 @@ struct SessionCommandSpec {
         #expect(result.output.contains("  1. ticTacToe.placeToken\n  ── now"))
         #expect(result.output.contains("journal  1 action"))
         #expect(try fluxsh(["--session", "r"], "flux.state('ticTacToe').board[1]\n").output == "nil\n")
+    }
+
+    @Test("a sessions folder that cannot be made: the shell says so once and goes on without a session",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh")))
+    func unwritableFolder() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try "not a folder".write(toFile: state + "/fluxsh", atomically: true, encoding: .utf8)
+        let result = try fluxsh(["--session", "s"], ":dispatch ticTacToe.placeToken {index = 4}\nprint(flux.state('ticTacToe').gameInstruction)\n")
+        #expect(result.output == "O's turn\n")
+        #expect(result.errors.components(separatedBy: "session 's': cannot open").count == 2, "said once: \(result.errors)")
+        #expect(result.errors.contains("nothing of this shell will be kept"))
+    }
+
+    @Test("a full disk (a file-size limit) under the session: the shell says once what failed, goes on, and keeps every state",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh")))
+    func fullDisk() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        var input = ""
+        for _ in 0 ..< 300 { input += ":dispatch ticTacToe.placeToken {index = 4}\n:undo\n" }
+        input += ":dispatch ticTacToe.placeToken {index = 4}\nprint(flux.state('ticTacToe').gameInstruction)\n:undo\nprint(flux.state('ticTacToe').board[5])\nprint('still here')\n"
+        let result = try FluxshProcess.run(["--no-color", "--session", "full"], input: input, environment: environment, fileSizeLimit: 256)
+        #expect(result.status == 0)
+        #expect(result.output.hasSuffix("undid ticTacToe.placeToken\nO's turn\nundid ticTacToe.placeToken\nnil\nstill here\n"), "\(result.output.suffix(200))")
+        #expect(result.errors.components(separatedBy: "session 'full':").count == 2, "said once: \(result.errors)")
+        #expect(result.errors.contains("not saved"))
     }
 }
