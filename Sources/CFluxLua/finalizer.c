@@ -47,10 +47,11 @@ static int flux_sentinel_gc(lua_State *L) {
     lua_pushnil(L);
     lua_setiuservalue(L, 1, 1);
     /* The object may be given a finalizer again, by its finalizer too: it needs a new sentinel then. */
-    lua_getfield(L, LUA_REGISTRYINDEX, FLUX_SENTINELS_KEY); /* [sentinel, object, sentinels] */
-    lua_pushvalue(L, 2);
-    lua_pushnil(L);
-    lua_rawset(L, -3);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, FLUX_SENTINELS_KEY) == LUA_TTABLE) { /* [sentinel, object, sentinels] */
+        lua_pushvalue(L, 2);
+        lua_pushnil(L);
+        lua_rawset(L, -3);
+    }
     lua_pop(L, 1);
     if (!lua_getmetatable(L, 2)) return 0;                  /* [sentinel, object, mt] */
     lua_pushliteral(L, "__gc");
@@ -79,20 +80,25 @@ static int flux_sentinel_gc(lua_State *L) {
 
 /* [..] -> [..]. Gives the table at `idx` a sentinel unless it has one. */
 static void flux_arm(lua_State *L, int idx) {
-    lua_getfield(L, LUA_REGISTRYINDEX, FLUX_SENTINELS_KEY); /* [.., sentinels] */
+    /* The registry is within a script's reach (debug.getregistry): what it replaced is an error, not a
+     * crash. */
+    if (lua_getfield(L, LUA_REGISTRYINDEX, FLUX_SENTINELS_KEY) != LUA_TTABLE      /* [.., sentinels] */
+        || luaL_getmetatable(L, FLUX_SENTINEL_METATABLE) != LUA_TTABLE)        /* [.., sentinels, mt] */
+        luaL_error(L, "cannot give a finalizer: the host's table of finalizers was replaced");
     lua_pushvalue(L, idx);
-    if (lua_rawget(L, -2) != LUA_TNIL) {
-        lua_pop(L, 2);
+    if (lua_rawget(L, -3) != LUA_TNIL) {
+        lua_pop(L, 3);
         return;
     }
     lua_pop(L, 1);
-    lua_pushvalue(L, idx);                                  /* [.., sentinels, object] */
-    lua_newuserdatauv(L, 0, 1);                             /* [.., sentinels, object, sentinel] */
+    lua_pushvalue(L, idx);                                  /* [.., sentinels, mt, object] */
+    lua_newuserdatauv(L, 0, 1);                             /* [.., sentinels, mt, object, sentinel] */
     lua_pushvalue(L, idx);
     lua_setiuservalue(L, -2, 1);
-    luaL_setmetatable(L, FLUX_SENTINEL_METATABLE);          /* marked by Lua: its __gc is the host's */
-    lua_rawset(L, -3);
-    lua_pop(L, 1);
+    lua_pushvalue(L, -3);
+    lua_setmetatable(L, -2);                                /* marked by Lua: its __gc is the host's */
+    lua_rawset(L, -4);
+    lua_pop(L, 2);
 }
 
 /* Sets the metatable at 2 (a table or nil) on the table at 1, with no __gc seen by Lua; a sentinel runs

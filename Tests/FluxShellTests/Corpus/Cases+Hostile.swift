@@ -128,6 +128,8 @@ extension Corpus {
             "error in finalizer",
             outcome: .asIf(["flux.dispatch('probe.add', {by = 1})"], why: "the finalizer's dispatch ran before it looped and was stopped"),
             title: "a finalizer that dispatches, then loops"),
+        lua(.hostile, "debug.getregistry()['flux.sentinels'] = 5 setmetatable({}, {__gc = print})", "the host's table of finalizers was replaced",
+            title: "the host's table of finalizers replaced through the registry, then a finalizer given"),
         lua(.hostile, "debug.setmetatable(io.stdout, {__gc = function() while true do end end})", "cannot change the metatable of a userdata",
             title: "a looping finalizer given to a file with debug.setmetatable"),
         lua(.hostile, "flux.subscribe('probe', function(s) debug.setmetatable(s, {__index = function() return 'forged' end}) end) flux.dispatch('probe.add', {by = 1})",
