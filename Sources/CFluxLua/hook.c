@@ -326,6 +326,42 @@ void flux_setbudget(FluxControl *control, long long budget) {
     if (control->depth > 0 && control->running != NULL) flux_sethook(control->running, control);
 }
 
+/* Runs co (a function and its `nargs` arguments pushed on it) as a call of its own, with `budget`
+ * instructions, the memory cap, and interrupts reaching it: for code Lua would run with hooks off, such as
+ * a finalizer (GCTM turns hooks off on the thread it runs on, not on co). Inside a call, co's budget is
+ * its own and the call's is put back afterwards; an interrupt stops co and then the call. */
+int flux_resumebounded(lua_State *L, lua_State *co, int nargs, long long budget, int *nres) {
+    FluxControl *control = flux_getcontrol(L);
+    lua_State *outer = control->running;
+    long long saved_budget = control->budget, saved_remaining = control->remaining;
+    int saved_count = control->hook_count, saved_stop = control->stop, enforce = control->enforce;
+    int outermost = control->depth == 0, status;
+    control->budget = budget;
+    if (outermost) {
+        flux_begin_outermost(co, control);
+    } else {
+        control->remaining = budget;
+        control->hook_count = flux_hookcount(budget);
+        control->stop = FLUX_STOP_NONE;
+        flux_setrunning(co, control);
+    }
+    control->enforce = 1;
+    control->depth++;
+    status = lua_resume(co, L, nargs, nres);
+    control->depth--;
+    control->enforce = enforce;
+    control->budget = saved_budget;
+    control->hook_count = saved_count;
+    if (outermost) {
+        flux_end_outermost(co, control);
+    } else {
+        control->remaining = saved_remaining;
+        control->stop = saved_stop;
+        if (outer != NULL) flux_setrunning(outer, control); /* a pending interrupt sets its hook now */
+    }
+    return status;
+}
+
 /* ---------------------------------------------------------------------------------------------------------
  * coroutine.resume and coroutine.wrap that keep `running` up to date
  * ------------------------------------------------------------------------------------------------------- */

@@ -19,6 +19,12 @@ void flux_openhooks(lua_State *L);
 void flux_callbegin(lua_State *L, FluxControl *control, lua_State **outer);
 void flux_callend(lua_State *L, lua_State *outer, FluxControl *control);
 
+/* Runs the coroutine co with a budget of its own, the cap enforced and interrupts reaching it (hook.c). */
+int flux_resumebounded(lua_State *L, lua_State *co, int nargs, long long budget, int *nres);
+
+/* Replaces setmetatable and debug.setmetatable so that scripts' finalizers run bounded (finalizer.c). */
+void flux_openfinalizers(lua_State *L);
+
 /* Sets up the view metatable and its cache (view.c). */
 void flux_openviews(lua_State *L);
 

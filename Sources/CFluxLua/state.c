@@ -49,6 +49,7 @@ static int flux_setup(lua_State *L) {
     flux_openhooks(L);
     flux_openviews(L);
     flux_opendrafts(L);
+    flux_openfinalizers(L);
     luaL_newmetatable(L, FLUX_BOX_METATABLE); /* [metatable] */
     flux_setboxgc(L);
     flux_protectmetatable(L, "Swift function");

@@ -22,6 +22,9 @@ final class LuaControl: @unchecked Sendable {
         block.deallocate()
     }
 
+    /// Where a message nobody can catch goes (a finalizer's error); nil: standard error.
+    var warn: ((String) -> Void)?
+
     /// The main thread of the state, or nil once the VM has closed it.
     var state: OpaquePointer? { block.pointee.state }
 

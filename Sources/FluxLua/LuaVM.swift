@@ -1,5 +1,6 @@
 import CFluxLua
 import CLua
+import Foundation
 
 /// A Lua 5.4 interpreter with the standard libraries, driven from Swift.
 ///
@@ -33,6 +34,15 @@ public final class LuaVM {
         let block = control.block
         block.pointee.call = { state, box in LuaFunctionBox.call(state!, box!) }
         block.pointee.release = { box in Unmanaged<AnyObject>.fromOpaque(box!).release() }
+        block.pointee.warn = { block, message in
+            let control = Unmanaged<LuaControl>.fromOpaque(block!.pointee.owner).takeUnretainedValue()
+            let text = String(cString: message!)
+            if let warn = control.warn {
+                warn(text)
+            } else {
+                try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
+            }
+        }
         guard let state = flux_newstate(block) else {
             fatalError("not enough memory to create a Lua state")
         }
@@ -44,6 +54,15 @@ public final class LuaVM {
         // Finalizers run; a Swift function they call raises an error, and refs released from here on do
         // nothing.
         flux_closestate(control.block)
+    }
+
+    /// Where errors nobody can catch go: a finalizer (`__gc`) that fails, runs past its budget
+    /// (`FLUX_FINALIZER_BUDGET` instructions, or the instruction budget when smaller) or is interrupted.
+    /// Called during a collection, and while the state closes: it must not use this VM. Standard error
+    /// when nil.
+    public var onWarning: ((String) -> Void)? {
+        get { control.warn }
+        set { control.warn = newValue }
     }
 
     // MARK: Limits

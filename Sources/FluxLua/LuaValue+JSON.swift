@@ -11,6 +11,54 @@ extension LuaValue {
         return text
     }
 
+    /// The value as JSON in ``LuaStateText``'s form, where a table is an array of `[key, value]` pairs
+    /// (sorted by key), so integer keys stay integers.
+    func pairsJSON() throws -> String {
+        var text = ""
+        try writePairs(into: &text)
+        return text
+    }
+
+    /// Whether a table in the value has an integer key that JSON's objects would turn into a string.
+    var hasIntegerKeys: Bool {
+        switch self {
+        case let .array(elements): elements.contains { $0.hasIntegerKeys }
+        case let .table(fields): fields.contains { if case .integer = $0.key { true } else { $0.value.hasIntegerKeys } }
+        default: false
+        }
+    }
+
+    private func writePairs(into text: inout String) throws {
+        func pair(_ key: LuaKey, _ value: LuaValue) throws {
+            text += "["
+            switch key {
+            case let .integer(key): text += String(key)
+            case let .string(key): text += JSONText.quote(key)
+            }
+            text += ","
+            try value.writePairs(into: &text)
+            text += "]"
+        }
+        switch self {
+        case let .array(elements):
+            text += "["
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { text += "," }
+                try pair(.integer(offset + 1), element)
+            }
+            text += "]"
+        case let .table(fields):
+            text += "["
+            for (offset, key) in fields.keys.sorted().enumerated() {
+                if offset > 0 { text += "," }
+                try pair(key, fields[key]!)
+            }
+            text += "]"
+        default:
+            try write(into: &text)
+        }
+    }
+
     private func write(into text: inout String) throws {
         switch self {
         case .nil: text += "null"
@@ -30,8 +78,9 @@ extension LuaValue {
         case let .table(fields):
             text += "{"
             for (offset, key) in fields.keys.sorted().enumerated() {
+                guard case let .string(name) = key else { throw LuaJSONError("the integer key [\(key)] has no JSON object form") }
                 if offset > 0 { text += "," }
-                text += JSONText.quote(key) + ":"
+                text += JSONText.quote(name) + ":"
                 try fields[key]!.write(into: &text)
             }
             text += "}"

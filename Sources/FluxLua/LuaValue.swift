@@ -4,7 +4,7 @@ import CLua
 /// A snapshot of a Lua value in Swift: what `LuaVM.run` returns, and what a shell prints.
 ///
 /// JSON-like: a table is an `array` when its keys are exactly 1…n (n ≥ 1), otherwise a `table` whose
-/// keys are rendered as strings (`1`, `1.5`, `true`). Functions, userdata and coroutines cannot be
+/// integer keys stay integers and other keys are strings (`name`, and `1.5`, `true` as their text). Functions, userdata and coroutines cannot be
 /// copied out and become `opaque` with the text Lua would print for them ("function: 0x…"), as does a
 /// table met again inside itself or nested deeper than 200 levels.
 ///
@@ -23,7 +23,7 @@ public enum LuaValue: Hashable, Sendable {
     /// A sequence: a table with the keys 1…n.
     case array([LuaValue])
     /// Any other table, the empty one included.
-    case table([String: LuaValue])
+    case table([LuaKey: LuaValue])
     /// A value that cannot be copied out, as Lua prints it ("function: 0x5581…").
     case opaque(String)
 }
@@ -42,7 +42,7 @@ extension LuaValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, Ex
     /// `.array(elements)`.
     public init(arrayLiteral elements: LuaValue...) { self = .array(elements) }
     /// `.table(elements)`.
-    public init(dictionaryLiteral elements: (String, LuaValue)...) {
+    public init(dictionaryLiteral elements: (LuaKey, LuaValue)...) {
         self = .table(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
@@ -83,19 +83,19 @@ extension LuaStack {
         enclosing.append(pointer)
         defer { enclosing.removeLast() }
         var sequence: [Int: LuaValue] = [:]
-        var fields: [String: LuaValue] = [:]
+        var fields: [LuaKey: LuaValue] = [:]
         forEachPair(in: index) {                        // [.., key, value]
             let element = value(at: top, enclosing: &enclosing)
-            if lua_isinteger(state, -2) != 0, let key = integer(at: -2), key >= 1 {
+            if lua_isinteger(state, -2) != 0, let key = integer(at: -2) {
                 sequence[key] = element
             } else {
-                fields[keyText(at: -2)] = element
+                fields[.string(keyText(at: -2))] = element
             }
         }
-        if fields.isEmpty, !sequence.isEmpty, sequence.keys.max() == sequence.count {
+        if fields.isEmpty, !sequence.isEmpty, sequence.keys.min() == 1, sequence.keys.max() == sequence.count {
             return .array((1 ... sequence.count).map { sequence[$0]! })
         }
-        for (key, element) in sequence { fields[String(key)] = element }
+        for (key, element) in sequence { fields[.integer(key)] = element }
         return .table(fields)
     }
 
@@ -134,7 +134,10 @@ extension LuaStack {
             pushTable(fieldCapacity: Int32(clamping: fields.count))
             for (key, element) in fields {
                 push(element)
-                rawSet(key, in: -2)
+                switch key {
+                case let .integer(key): rawSet(key, in: -2)
+                case let .string(key): rawSet(key, in: -2)
+                }
             }
         }
     }
@@ -160,7 +163,11 @@ extension LuaValue: CustomStringConvertible {
         case let .array(elements): return "{" + elements.map(\.description).joined(separator: ", ") + "}"
         case let .table(fields):
             let rendered = fields.sorted { $0.key < $1.key }.map { key, value in
-                (Self.isIdentifier(key) ? key : "[\(Self.quote(key))]") + " = " + value.description
+                let name = switch key {
+                case let .integer(key): "[\(key)]"
+                case let .string(key): Self.isIdentifier(key) ? key : "[\(Self.quote(key))]"
+                }
+                return name + " = " + value.description
             }
             return "{" + rendered.joined(separator: ", ") + "}"
         case let .opaque(text): return text
@@ -206,8 +213,13 @@ extension LuaValue: CustomStringConvertible {
 // MARK: - Codable
 
 extension LuaValue: Codable {
-    /// Decodes whatever the decoder holds; with `LuaDecoder` the Lua value is copied as it is.
+    /// Decodes whatever the decoder holds; with `LuaDecoder` the Lua value is copied as it is, its
+    /// integer keys included.
     public init(from decoder: any Decoder) throws {
+        if let lua = decoder as? LuaValueDecoder {
+            self = lua.stack.value(at: lua.index)
+            return
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .nil }
         else if let value = try? container.decode(Bool.self) { self = .boolean(value) }
@@ -215,10 +227,13 @@ extension LuaValue: Codable {
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([LuaValue].self) { self = .array(value) }
-        else { self = .table(try container.decode([String: LuaValue].self)) }
+        else {
+            let fields = try container.decode([String: LuaValue].self)
+            self = .table(Dictionary(uniqueKeysWithValues: fields.map { (LuaKey.string($0.key), $0.value) }))
+        }
     }
 
-    /// Encodes the value as JSON would hold it; `opaque` values as their text.
+    /// Encodes the value as JSON would hold it: integer keys as their text; `opaque` values as their text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -228,7 +243,15 @@ extension LuaValue: Codable {
         case let .number(value): try container.encode(value)
         case let .string(value): try container.encode(value)
         case let .array(value): try container.encode(value)
-        case let .table(value): try container.encode(value)
+        case let .table(value):
+            var fields = encoder.container(keyedBy: LuaCodingKey.self)
+            for (key, element) in value.sorted(by: { $0.key < $1.key }) {
+                let codingKey = switch key {
+                case let .integer(key): LuaCodingKey(intValue: key)
+                case let .string(key): LuaCodingKey(stringValue: key)
+                }
+                try fields.encode(element, forKey: codingKey)
+            }
         case let .opaque(value): try container.encode(value)
         }
     }

@@ -37,6 +37,64 @@ struct LuaExactLogSpec {
         #expect(try Array(replica.run(read).prefix(2)) == [.integer(9007199254740993), .string("float")])
     }
 
+    @Test("integer payload keys stay integers: the handler sees them, the log keeps them, a replay gives the same state")
+    func integerKeys() throws {
+        func world() throws -> Harness {
+            let world = Harness()
+            try world.run(#"""
+            flux.store{name = "k", state = {seen = ""}, on = {
+              ["k.put"] = function(s, a)
+                local keys = {}
+                for key, value in pairs(a.items) do keys[#keys + 1] = (math.type(key) or type(key)) .. " " .. tostring(key) .. "=" .. tostring(value) end
+                table.sort(keys)
+                s.seen = table.concat(keys, ", ")
+                s.items = a.items
+                return s
+              end,
+            }}
+            """#)
+            return world
+        }
+        let original = try world()
+        var lines: [String] = []
+        original.dispatcher.middleware.append(ActionRecorder(clock: { 0 }) { lines.append($0) })
+        try original.run(#"""
+        flux.dispatch("k.put", {items = {[10] = "x", [-1] = "y", [0] = "z"}})
+        flux.dispatch("k.put", {items = {[1] = "a", [2] = "b"}})
+        flux.dispatch("k.put", {items = {[1] = "a", [3] = "c", name = "n"}})
+        """#)
+        #expect(try original.run("return flux.state('k').seen") == [.string("integer 1=a, integer 3=c, string name=n")])
+        try original.run("flux.undo() flux.undo()")
+        #expect(try original.run("return flux.state('k').seen") == [.string("integer -1=y, integer 0=z, integer 10=x")])
+        try original.run("flux.redo() flux.redo()")
+        #expect(lines[0] == #"{"name":"k.put","payload":{"lua-pairs-1":[["items",[[-1,"y"],[0,"z"],[10,"x"]]]]},"time":0.0}"#)
+        #expect(lines[1] == #"{"name":"k.put","payload":{"items":["a","b"]},"time":0.0}"#, "a list stays a JSON list")
+
+        let replica = try world()
+        try ActionReplayer(dispatcher: replica.dispatcher, decode: replica.host.logDecoder)
+            .replay(contentsOf: lines.joined(separator: "\n"))
+        let read = "return flux.state('k').seen, flux.state('k').items[3], flux.state('k').items['3']"
+        #expect(try replica.run(read) == original.run(read))
+        #expect(try replica.run(read) == [.string("integer 1=a, integer 3=c, string name=n"), .string("c"), .nil])
+        try replica.run("flux.undo() flux.undo()")
+        #expect(try replica.run("return flux.state('k').items[10]") == [.string("x")])
+    }
+
+    @Test("a payload whose one key is the pairs form's name is logged in that form, and replays as it was")
+    func pairsFormName() throws {
+        let original = Harness()
+        let replica = Harness()
+        let store = #"flux.store{name = "k", state = {}, on = {["k.put"] = function(s, a) s.v = a["lua-pairs-1"] return s end}}"#
+        try original.run(store)
+        try replica.run(store)
+        var lines: [String] = []
+        original.dispatcher.middleware.append(ActionRecorder(clock: { 0 }) { lines.append($0) })
+        try original.run(#"flux.dispatch("k.put", {["lua-pairs-1"] = {{1, "a"}}})"#)
+        #expect(lines == [#"{"name":"k.put","payload":{"lua-pairs-1":[["lua-pairs-1",[[1,[[1,1],[2,"a"]]]]]]},"time":0.0}"#])
+        try ActionReplayer(dispatcher: replica.dispatcher, decode: replica.host.logDecoder).replay(contentsOf: lines[0])
+        #expect(try replica.run("return flux.state('k').v[1][2], #flux.state('k').v") == [.string("a"), .integer(1)])
+    }
+
     @Test("a replayed payload is checked as flux.dispatch checks it: an unknown field is refused")
     func payloadChecks() throws {
         let world = try Self.world()

@@ -38,6 +38,22 @@ struct NameSpec {
         #expect(world.dispatcher.stores.map(\.name) == ["tally"])
     }
 
+    @Test("a Swift store's payload with dictionaries still decodes from a Lua table, integer keys included")
+    func swiftDictionaryPayload() throws {
+        struct Scores: Action {
+            static let name = "scores.set"
+            var byName: [String: Int]
+            var byRound: [Int: String]
+        }
+        let scores = Store<[String]>(name: "scores", state: [], dispatcher: world.dispatcher)
+        scores.on(Scores.self) { state, action in
+            state = action.byName.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                + action.byRound.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+        }
+        try world.run("flux.dispatch('scores.set', {byName = {ann = 3, bo = 1}, byRound = {[10] = 'ann', [2] = 'bo'}})")
+        #expect(scores.state == ["ann=3", "bo=1", "2:bo", "10:ann"])
+    }
+
     @Test("a payload whose keys collide ([1] and [\"1\"]) is refused with the path; the store is unchanged")
     func collidingKeys() throws {
         try world.run("""

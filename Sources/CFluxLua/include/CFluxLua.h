@@ -44,6 +44,10 @@ typedef int (*FluxSwiftCall)(lua_State *L, void *box);
 /* Releases a Swift object a userdata held (a function box or an object pushed to Lua). */
 typedef void (*FluxSwiftRelease)(void *box);
 
+struct FluxControl;
+/* Shows a message nobody can catch: a finalizer's error. Must not call into Lua. */
+typedef void (*FluxSwiftWarn)(struct FluxControl *control, const char *message);
+
 /* What a Swift function returns after pushing an error value. */
 #define FLUX_RAISE (-1)       /* raise the value on top as it is */
 #define FLUX_RAISE_WHERE (-2) /* a message string is on top: prefix the caller's position, as luaL_error does */
@@ -57,6 +61,10 @@ typedef void (*FluxSwiftRelease)(void *box);
  * that is smaller). Without a budget there is no hook at all: any hook makes Lua check every instruction. */
 #define FLUX_HOOK_INTERVAL 1000
 
+/* The most instructions one finalizer of a script may run (fewer when the state's budget is smaller):
+ * Lua runs finalizers with hooks off, so the host runs them itself, bounded (finalizer.c). */
+#define FLUX_FINALIZER_BUDGET 10000000
+
 /* How deeply nested a table flux_deepcopy copies and a state may be: deeper is an error. */
 #define FLUX_COPY_MAX_DEPTH 1000
 
@@ -65,6 +73,7 @@ typedef struct FluxControl {
     void *owner;                  /* the Swift object that owns this block (unretained) */
     FluxSwiftCall call;
     FluxSwiftRelease release;
+    FluxSwiftWarn warn;           /* NULL: standard error */
 
     size_t used;                  /* bytes allocated by the state */
     size_t limit;                 /* 0: no limit */

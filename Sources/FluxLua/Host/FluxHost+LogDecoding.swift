@@ -14,7 +14,12 @@ extension FluxHost {
             let id = try resolver.resolve(lua, at: -1)
             guard let payload else { return try resolver.action(id) }
             do {
-                try LuaJSON.push(payload, on: lua, pairs: false)
+                // A script's payload with integer keys is written in the form saved states use (LuaAction).
+                if let members = payload as? [String: Any], members.count == 1, let pairs = members[LuaStateText.format] {
+                    try LuaJSON.push(pairs, on: lua, pairs: true)
+                } else {
+                    try LuaJSON.push(payload, on: lua, pairs: false)
+                }
             } catch {
                 throw ActionError.invalidPayload(action: name, message: "\(error)")
             }

@@ -57,6 +57,11 @@ public final class FluxHost {
         self.dispatcher = dispatcher
         self.activeStack = vm.stack
         installModule()
+        // A finalizer's error is reported like a subscriber's; once the host is gone (the state closing),
+        // on standard error.
+        vm.onWarning = { [weak self] message in
+            if let self { self.report(message) } else { try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8)) }
+        }
         // An action a subscriber queued fails after the script that caused it went on: nobody can catch it.
         // The host hands the dispatcher back its default on deinit.
         dispatcher.onFollowUpError = { [weak self] action, error in

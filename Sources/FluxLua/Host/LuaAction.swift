@@ -33,9 +33,20 @@ public struct LuaAction: Action, Equatable, ExactJSONPayload {
         try payload.encode(to: encoder)
     }
 
-    /// The payload as JSON in which a float stays a float (`2.0`).
+    /// The payload as JSON in which a float stays a float (`2.0`). A payload with integer keys that are
+    /// not a list (`{[10] = "x"}`) is written in ``LuaStateText``'s form, `{"lua-pairs-1": [[10, "x"]]}`,
+    /// so they stay integers; so is one whose only key is that name, so the two cannot be confused.
     public func payloadJSON() throws -> String {
-        try payload.json()
+        if payload.hasIntegerKeys || Self.isPairsForm(payload) {
+            return "{" + JSONText.quote(LuaStateText.format) + ":" + (try payload.pairsJSON()) + "}"
+        }
+        return try payload.json()
+    }
+
+    /// Whether a payload's JSON is a table in ``LuaStateText``'s form: an object whose one key is its name.
+    static func isPairsForm(_ payload: LuaValue) -> Bool {
+        guard case let .table(fields) = payload else { return false }
+        return fields.count == 1 && fields[.string(LuaStateText.format)] != nil
     }
 
     private enum Keys: String, CodingKey { case name, payload }
@@ -72,8 +83,9 @@ extension LuaValueDecoder {
             try stack.ensureSpace(4)
             open.append(pointer)
             defer { open.removeLast() }
-            // The payload is copied out with its keys as text: two keys Lua tells apart ([1] and ["1"],
-            // or one text in two Unicode forms) would become one, and a value would be lost.
+            // Two keys Lua tells apart but that read as one text ([1] and ["1"], or one text in two Unicode
+            // forms) are refused: a Swift action's fields, and names compared after normalisation, go by
+            // the text, and one of the values would be lost there.
             var seen: Set<String> = []
             try stack.forEachPair(in: index) {        // [.., key, value]
                 let key: any CodingKey

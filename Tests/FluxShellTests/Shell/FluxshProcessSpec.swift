@@ -33,6 +33,19 @@ struct FluxshProcessSpec {
         #expect(result.status == 1)
     }
 
+    @Test("a finalizer that loops at close is stopped: fluxsh exits with a message saying so, and ran what it was given")
+    func loopingFinalizerAtClose() throws {
+        let start = Date()
+        let result = try FluxshProcess.run([], input: """
+            kept = setmetatable({}, {__gc = function() while true do end end})
+            print('before close')
+            """, killAfter: 30)
+        #expect(Date().timeIntervalSince(start) < 20, "fluxsh should exit within seconds, not be killed")
+        #expect(result.output == "before close\n")
+        #expect(result.errors.contains("error in finalizer: stdin:1: instruction budget exceeded"), "\(result.errors)")
+        #expect(result.status == 0)
+    }
+
     @Test("fluxsh run runs scripts in one shell and stops at the first error, with its traceback")
     func run() throws {
         let folder = try scriptFolder([
