@@ -60,12 +60,21 @@ public final class Dispatcher {
         let id: Int
         let label: String
         var entry: HistoryEntry
+        /// How many actions the group has dispatched successfully: those a rollback takes back.
+        var performed = 0
 
         init(id: Int, label: String) {
             self.id = id
             self.label = label
             entry = HistoryEntry(label: label)
         }
+    }
+
+    /// An action a subscriber dispatched, run once the current one is done; with the group it was
+    /// queued in, if a subscriber's `group` queued it.
+    private struct FollowUp {
+        let action: any Action
+        let group: OpenGroup?
     }
 
     // One thread, and no access spans a call out: the dynamic exclusivity checks are left out.
@@ -80,7 +89,9 @@ public final class Dispatcher {
     @exclusivity(unchecked) private var currentAction: (any Action)?
     @exclusivity(unchecked) private var pendingStack: [Registration] = []
     @exclusivity(unchecked) private var touched: [Registration] = []
-    @exclusivity(unchecked) private var followUps = Deque<any Action>()
+    @exclusivity(unchecked) private var followUps = Deque<FollowUp>()
+    /// The group a subscriber opened: the actions it queues run later as one group.
+    @exclusivity(unchecked) private var queueingGroup: OpenGroup?
     @exclusivity(unchecked) private var draining = false
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time.
@@ -172,7 +183,7 @@ public final class Dispatcher {
         case .handling:
             throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.name ?? "?")
         case .notifying:
-            if !dropsFollowUps { followUps.append(action) }
+            if !dropsFollowUps { followUps.append(FollowUp(action: action, group: queueingGroup)) }
         case .idle:
             try perform(action)
             if !followUps.isEmpty { drainFollowUps() }
@@ -245,6 +256,7 @@ public final class Dispatcher {
         }
         touched.removeLast(touched.count - changed)
         if changed > 0 { remember(entry) }
+        openGroup?.performed += 1
 
         phase = .notifying
         for registration in touched { registration.target.publish() }
@@ -304,32 +316,87 @@ public final class Dispatcher {
             performed += 1
             guard performed <= followUpLimit else {
                 followUps.removeAll()
-                onFollowUpError(next, DispatcherError.followUpsDidNotSettle(action: next.name, limit: followUpLimit))
+                onFollowUpError(next.action, DispatcherError.followUpsDidNotSettle(action: next.action.name, limit: followUpLimit))
                 return
             }
             do {
-                try perform(next)
+                if let queued = next.group {
+                    // The actions a subscriber queued inside `flux.group`: one group, all or nothing.
+                    var batch = [next.action]
+                    while let first = followUps.first, first.group === queued { batch.append(followUps.removeFirst().action) }
+                    try group(queued.label) { for action in batch { try perform(action) } }
+                } else {
+                    try perform(next.action)
+                }
             } catch {
-                onFollowUpError(next, error)
+                onFollowUpError(next.action, error)
             }
         }
     }
 
     // MARK: Undo
 
-    /// Runs `body` so that every action it dispatches undoes as one step labelled `label`.
+    /// Runs `body` so that every action it dispatches undoes as one step labelled `label`, all or nothing.
     ///
-    /// Groups nest: an inner group joins the outer one. If `body` throws, the actions that succeeded
-    /// stay (and still undo as one step); the error is rethrown.
+    /// Groups nest: an inner group joins the outer one. If `body` throws, every action it dispatched is
+    /// rolled back (subscribers hear the restored states) and no undo step remains; the error is rethrown.
     public func group<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
-        guard openGroup == nil else { return try body() }
-        openGroup = OpenGroup(id: nextGroupID, label: label)
-        nextGroupID += 1
-        defer {
-            if let group = openGroup, !group.entry.isEmpty { history.record(group.entry) }
-            openGroup = nil
+        if phase == .notifying, openGroup == nil, queueingGroup == nil {
+            // A subscriber's group: its actions are queued now and run later, together.
+            let queued = OpenGroup(id: nextGroupID, label: label)
+            nextGroupID += 1
+            queueingGroup = queued
+            defer { queueingGroup = nil }
+            do {
+                return try body()
+            } catch {
+                followUps.removeAll { $0.group === queued }
+                throw error
+            }
         }
-        return try body()
+        if let outer = openGroup {
+            // Joining the outer group: the inner one gathers the states from before its own actions, so
+            // that it can roll back alone, and hands them on to the outer one.
+            let before = outer.entry, performed = outer.performed
+            outer.entry = HistoryEntry(label: outer.label)
+            do {
+                let result = try body()
+                let inner = outer.entry
+                outer.entry = before
+                outer.entry.merge(inner)
+                return result
+            } catch {
+                let inner = outer.entry
+                outer.entry = before
+                restore(inner.changes, actions: outer.performed - performed, label: label)
+                outer.performed = performed
+                throw error
+            }
+        }
+        let group = OpenGroup(id: nextGroupID, label: label)
+        openGroup = group
+        nextGroupID += 1
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            openGroup = nil
+            restore(group.entry.changes, actions: group.performed, label: label)
+            throw error
+        }
+        openGroup = nil
+        if !group.entry.isEmpty { history.record(group.entry) }
+        return result
+    }
+
+    /// Puts each target back to its state and publishes it: a group's `actions` undone without an undo step.
+    private func restore(_ states: [(target: any DispatchTarget, snapshot: Any)], actions: Int, label: String) {
+        for (target, state) in states.reversed() { target.restore(state) }
+        let outer = phase
+        phase = .notifying
+        for (target, _) in states { target.publish() }
+        if actions > 0 { for hook in middleware { hook.didRollBack(actions, group: label, in: self) } }
+        phase = outer
     }
 
     /// Runs `body`, which may dispatch, undo and redo, all or nothing: when it throws, every store goes

@@ -10,10 +10,14 @@ import Flux
 /// one.
 final class LuaStore: StoreProtocol {
     let name: String
+    /// Who defined it: only they may define it again.
+    let owner: Owner
     /// Weak: the dispatcher may keep the store after its host is gone; it then refuses to handle.
     weak var host: FluxHost?
     var handlers: [String: LuaRef]
     var waitFor: [String]
+    /// The payload fields its actions declare, by action name.
+    var payloads: [String: PayloadFields] = [:]
 
     private var current: LuaRef
     private var checkpoint: LuaRef
@@ -29,8 +33,9 @@ final class LuaStore: StoreProtocol {
         init(_ send: @escaping (LuaRef) -> Void) { self.send = send }
     }
 
-    init(name: String, state: LuaRef, handlers: [String: LuaRef], waitFor: [String], host: FluxHost) {
+    init(name: String, owner: Owner, state: LuaRef, handlers: [String: LuaRef], waitFor: [String], host: FluxHost) {
         self.name = name
+        self.owner = owner
         self.host = host
         self.handlers = handlers
         self.waitFor = waitFor
