@@ -109,7 +109,7 @@ extension Shell {
             names = dispatcher.registry.names
         }
         guard !names.isEmpty else { return print("no actions") }
-        print(names.sorted().joined(separator: "\n"))
+        print(names.sorted().map { name in host.payloadSummary(of: name).map { "\(name)  {\($0)}" } ?? name }.joined(separator: "\n"))
     }
 
     func dispatch(_ text: String) throws {

@@ -55,6 +55,8 @@ public final class FluxHost {
     public internal(set) var pluginErrors: [String: String] = [:]
     /// Runs a plugin's file with a `require` of its own (``PluginLoader``).
     var pluginLoader: LuaRef?
+    /// The message and traceback of the last Lua store handler that failed inside a `flux` call.
+    var lastHandlerFailure: (message: String, traceback: String)?
     /// Counts repeats of the errors nobody can catch.
     let errorThrottle = ErrorThrottle()
     /// How many Lua view providers are running: while one is, dispatch, undo and redo are refused.
@@ -163,7 +165,7 @@ public final class FluxHost {
     /// headed by `heading`, the first time since the last ``flushErrors()``, else only counted.
     func report(_ error: any Error, heading: String, source: String, callback: String) {
         guard errorThrottle.note(source: source, callback: callback, message: Self.message(of: error)) else { return }
-        report("\(heading): \(Self.describe(error))")
+        report("\(heading): \(describe(error))")
     }
 
     /// Writes one summary line for each error counted and not shown since the last flush
@@ -225,6 +227,15 @@ public final class FluxHost {
         }
         lua.push(action.name)
         lua.rawSet("type", in: -2)
+    }
+
+    /// An error's message with its traceback; for a script whose `flux.dispatch` failed in a Lua store's
+    /// handler, the handler's own traceback too (its file and line, and the frames inside it).
+    public func describe(_ error: any Error) -> String {
+        let text = Self.describe(error)
+        guard let error = error as? LuaError, let failure = lastHandlerFailure,
+              error.message.hasSuffix(failure.message) else { return text }
+        return text + "\nin the handler: " + failure.traceback
     }
 
     /// An error's message, with the traceback of a Lua error (or of a Lua store handler's).

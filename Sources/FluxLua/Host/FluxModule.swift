@@ -135,8 +135,21 @@ extension FluxHost {
             let outer = activeStack
             activeStack = lua
             defer { activeStack = outer }
-            return try body(self, lua)
+            do {
+                return try body(self, lua)
+            } catch {
+                noteHandlerFailure(error)
+                throw error
+            }
         }
+    }
+
+    /// Keeps the traceback of a Lua store handler that failed: the error reaches the script as a message,
+    /// and ``describe(_:)`` shows the handler's own frames next to the caller's.
+    private func noteHandlerFailure(_ error: any Error) {
+        guard case let .storeFailed(_, _, underlying) = error as? DispatcherError,
+              let failure = underlying as? FluxScriptError, let traceback = failure.traceback else { return }
+        lastHandlerFailure = (String(describing: error), traceback)
     }
 
     private func loadStateFunctions(on lua: LuaStack) {
@@ -400,6 +413,12 @@ extension FluxHost {
             if let decoder = decoder as? LuaValueDecoder { try decoder.checkPlainData() }
             return LuaAction(name: action, payload: try LuaValue(from: decoder))
         }
+    }
+
+    /// The payload fields a Lua store declares for `action`, as `:actions` shows them
+    /// (`due: number?, title: string`); nil when none declares them.
+    public func payloadSummary(of action: String) -> String? {
+        payloadFields(of: action)?.summary
     }
 
     /// The payload fields declared for `action` by the first Lua store that declares them.

@@ -4,10 +4,10 @@ import Flux
 /// functions, and it takes part in dispatch with the same rules as a Swift store (rollback when a
 /// handler fails, `waitFor`, undo, the action log).
 ///
-/// A handler receives a draft of the state and returns the new state (or nothing, for no change); what
-/// it returns is frozen (`flux_pushinvoke`, in CFluxLua's draft.c), so a published state table is never changed again: undo
-/// keeps references to old tables, and read-only views of them never change under a script that keeps
-/// one.
+/// A handler receives a draft of the state and changes it in place, or returns a new state; a state
+/// equal to the old one (deep equality) is no change. The result is frozen (`flux_pushinvoke`, in
+/// CFluxLua's draft.c), so a published state table is never changed again: undo keeps references to old
+/// tables, and read-only views of them never change under a script that keeps one.
 final class LuaStore: StoreProtocol {
     let name: String
     /// Who defined it: only they may define it again.
@@ -80,7 +80,11 @@ final class LuaStore: StoreProtocol {
             try host.pushAction(action, on: lua)
         }, read: { lua, results in
             switch lua.type(at: results.lowerBound) {
-            case .table: return lua.ref(at: results.lowerBound)
+            case .table:
+                // The state itself: the handler changed nothing, or made a state equal to it.
+                lua.push(self.current)
+                defer { lua.pop() }
+                return lua.rawEqual(results.lowerBound, -1) ? nil : lua.ref(at: results.lowerBound)
             case .nil, .none: return nil
             case let other:
                 throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")

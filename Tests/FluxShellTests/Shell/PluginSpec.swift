@@ -165,6 +165,12 @@ final class PluginSpec {
         #expect(shell.print("p1_util, p2_util") == "p1\tp2\n")
     }
 
+    @Test(":actions shows the payload fields a Lua store declares")
+    func actionsShowFields() throws {
+        shell.type(#"flux.store{name = "todo", actions = {["todo.add"] = {title = "string", due = "number?"}}, on = {["todo.add"] = function() end, ["todo.clear"] = function() end}}"#)
+        #expect(shell.print(":actions todo") == "todo.add  {due: number?, title: string}\ntodo.clear\n")
+    }
+
     @Test(":plugins lists each plugin, its path, what it owns and its last error")
     func listPlugins() throws {
         try write("p1/init.lua", Self.counter + "\nflux.subscribe('shared', function() end)")
