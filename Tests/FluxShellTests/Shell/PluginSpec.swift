@@ -196,4 +196,17 @@ final class PluginSpec {
         #expect(lines.last?.hasPrefix("… the same error 9,999 more times") == true)
         #expect(shell.print(":errors").contains("10000×  subscriber of 'c': stdin:1: broken subscriber"))
     }
+
+    @Test("fluxsh with a folder of two plugins, one subscriber failing 10,000 times: a handful of lines, not 10,000 tracebacks")
+    func floodInTheBinary() throws {
+        try write("p1/init.lua", Self.counter)
+        try write("p2/init.lua", #"flux.subscribe("shared", function(state) if state.n > 0 then error("p2 cannot keep up") end end)"#)
+        let run = try FluxshProcess.run(["--no-color", "--no-session", "--plugins", folder],
+                                        input: "for i = 1, 10000 do flux.dispatch('shared.add') end\n:errors\n")
+        let lines = run.errors.split(separator: "\n")
+        #expect(lines.count < 12, "\(lines.count) lines of errors:\n\(run.errors.prefix(2000))")
+        #expect(run.errors.contains("p2/init.lua:1: p2 cannot keep up"))
+        #expect(run.errors.contains("… the same error 9,999 more times (subscriber of 'shared')"))
+        #expect(run.output.contains("10000×  subscriber of 'shared'"))
+    }
 }
