@@ -1,7 +1,7 @@
 -- A to-do list written only in Lua: store, actions, view provider and a subscriber that reacts.
 --
--- Shows: `flux.store{…}` (a handler gets a copy of the state and returns the new one; an error in it
--- refuses the action), the store's actions dispatched by name like any Swift store's, two stores
+-- Shows: `flux.store{…}` (a handler changes the draft of the state it gets, in place, or returns a new
+-- one; an error in it refuses the action; `actions` declares payload fields), the store's actions dispatched by name like any Swift store's, two stores
 -- handling one action as a transaction (when one refuses it, the other's change is rolled back),
 -- a `flux.view` view provider, and a subscriber that keeps a count and dispatches a follow-up
 -- action — queued by the dispatcher and run right after the action it reacts to.
@@ -38,13 +38,13 @@ flux.store{
 flux.store{
   name = "todo",
   state = {items = {}, next_id = 1},
+  actions = {["todo.add"] = {title = "string"}, ["todo.toggle"] = {id = "integer"}, ["todo.remove"] = {id = "integer"}},
   on = {
     ["todo.add"] = function(state, action)
       local title = type(action.title) == "string" and action.title:match("^%s*(.-)%s*$") or ""
       if title == "" then error("a todo needs a title", 0) end
       table.insert(state.items, {id = state.next_id, title = title, done = false})
       state.next_id = state.next_id + 1
-      return state
     end,
     ["todo.toggle"] = function(state, action)
       local item = state.items[find(state, action.id)]
@@ -146,3 +146,14 @@ assert(not text:find("Buy milk", 1, true), "a cleared item is gone from the list
 -- Removing the last item empties the list.
 flux.dispatch("todo.remove", {id = 2})
 expect(flux.model("todo").sections[1], {id = "open", header = "To do (0)", height = 28, cells = {}}, "empty list")
+
+-- Two todos with the same title are two rows: cells are identified by the item's id, not the title.
+flux.dispatch("todo.add", {title = "Buy milk"})
+flux.dispatch("todo.add", {title = "Buy milk"})
+local cells = flux.model("todo").sections[1].cells
+expect({#cells, cells[1].title, cells[2].title}, {2, "Buy milk", "Buy milk"}, "two todos sharing a title")
+assert(cells[1].id ~= cells[2].id, "cell ids are unique")
+
+-- Declared payload fields are checked like a Swift action's.
+expect_error(function() flux.dispatch("todo.add", {title = "x", colour = "red"}) end, "unknown field")
+expect_error(function() flux.dispatch("todo.toggle", {id = "one"}) end, "'id'")

@@ -384,18 +384,56 @@ static void flux_freezetop(lua_State *L) {
     lua_pop(L, 1);
 }
 
+/* Whether the frozen tables (or values) at a and b hold the same: tables compared key by key, what they
+ * share compared once (a frozen state shares what an action did not change, so this is quick). */
+static int flux_sameshape(lua_State *L, int a, int b, int depth) {
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    if (lua_rawequal(L, a, b)) return 1;
+    if (lua_type(L, a) != LUA_TTABLE || lua_type(L, b) != LUA_TTABLE) return 0;
+    if (depth > FLUX_COPY_MAX_DEPTH) return 0;
+    luaL_checkstack(L, 6, "state nested too deeply");
+    lua_pushnil(L);
+    while (lua_next(L, a)) {                             /* [.., key, va] */
+        lua_pushvalue(L, -2);
+        lua_rawget(L, b);                                /* [.., key, va, vb] */
+        if (lua_isnil(L, -1) || !flux_sameshape(L, -2, -1, depth + 1)) {
+            lua_pop(L, 3);
+            return 0;
+        }
+        lua_pop(L, 2);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, b)) {                             /* [.., key, vb]: a key only b has */
+        lua_pushvalue(L, -2);
+        if (lua_rawget(L, a) == LUA_TNIL) {
+            lua_pop(L, 3);
+            return 0;
+        }
+        lua_pop(L, 2);
+    }
+    return 1;
+}
+
 /* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
- * table) frozen. A failed handler leaves its session current until the next call: its drafts can still be
- * written (to copies of their own) but never frozen into a state. */
+ * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
+ * the old one is the old one: nobody hears of it and no undo step is made. A failed handler leaves its
+ * session current until the next call: its drafts can still be written (to copies of their own) but
+ * never frozen into a state. */
 static int flux_invoke(lua_State *L) {
     lua_settop(L, 3);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
+    flux_pushdraft(L, 2, 0, 0);                          /* [handler, state, action, draft] */
     lua_pushvalue(L, 1);
-    flux_pushdraft(L, 2, 0, 0);
+    lua_pushvalue(L, 4);
     lua_pushvalue(L, 3);
-    lua_call(L, 2, 1);                                   /* [handler, state, action, new] */
-    if (lua_type(L, 4) == LUA_TTABLE) flux_freezetop(L);
+    lua_call(L, 2, 1);                                   /* [handler, state, action, draft, new] */
+    if (lua_isnil(L, 5)) lua_pop(L, 1);                  /* nothing returned: the draft as changed */
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        flux_freezetop(L);
+        if (flux_sameshape(L, 2, -1, 1)) lua_pushvalue(L, 2);
+    }
     lua_pushboolean(L, 0);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
     return 1;

@@ -70,6 +70,20 @@ final class SessionJournal: CommitObserver {
         if now >= deadline, dispatcher.isSettled { onDeadline() }
     }
 
+    func didRollBack(_ actions: Int, in dispatcher: Dispatcher) {
+        var left = actions
+        while left > 0, runs.count > runsBefore {
+            let taken = min(left, runs[runs.count - 1].count)
+            runs[runs.count - 1].count -= taken
+            left -= taken
+            if runs[runs.count - 1].count == 0 { runs.removeLast() }
+        }
+        // The next action starts a run of its own rather than joining one it may not match.
+        lastAction = nil
+        lastType = nil
+        runsBefore = runs.count
+    }
+
     /// How many actions and steps wait to be saved.
     var pendingCount: Int { runs.reduce(0) { $0 + $1.count } }
 

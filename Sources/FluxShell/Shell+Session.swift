@@ -19,8 +19,9 @@ extension Shell {
         }
     }
 
-    /// An input or a script finished: what it did becomes durable.
+    /// An input or a script finished: what it did becomes durable, and the errors it repeated are summed up.
     func acknowledge() {
+        host.flushErrors()
         session?.save()
     }
 }

@@ -232,7 +232,7 @@ public final class Shell {
 
     /// Writes an error: its message, and the traceback of a Lua error.
     func reportError(_ error: any Error) {
-        writeError(FluxHost.describe(error) + "\n")
+        writeError(host.describe(error) + "\n")
     }
 
     /// Writes a one-line error with no traceback (a command's).

@@ -32,8 +32,12 @@ extension Shell {
                      completes: []) { shell, text in try shell.listHistory(text) },
         ShellCommand(name: "load", arguments: "<file>", summary: "load a Lua plugin (a .lua file, or a folder with init.lua)",
                      completes: [.file]) { shell, text in try shell.load(text) },
-        ShellCommand(name: "reload", arguments: "[plugin]", summary: "run a plugin's file again; its stores keep their state, its old subscriptions end",
+        ShellCommand(name: "reload", arguments: "[plugin]", summary: "run a plugin afresh (all without a name): what it defines replaces its last run, which stays if it fails",
                      completes: [.plugin]) { shell, text in try shell.reload(text) },
+        ShellCommand(name: "plugins", arguments: "", summary: "list the plugins: path, what each owns, its last error",
+                     completes: []) { shell, text in try shell.listPlugins(text) },
+        ShellCommand(name: "errors", arguments: "", summary: "list the recent errors of subscribers, watchers and follow-ups, with counts",
+                     completes: []) { shell, text in try shell.listErrors(text) },
         ShellCommand(name: "record", arguments: "[file]", summary: "record every action to a new log file; without a file, stop",
                      completes: [.file]) { shell, text in try shell.record(text, mode: .new) },
         ShellCommand(name: "record!", arguments: "<file>", summary: "record to a log file that replaces the file there when recording stops",
@@ -105,7 +109,7 @@ extension Shell {
             names = dispatcher.registry.names
         }
         guard !names.isEmpty else { return print("no actions") }
-        print(names.sorted().joined(separator: "\n"))
+        print(names.sorted().map { name in host.payloadSummary(of: name).map { "\(name)  {\($0)}" } ?? name }.joined(separator: "\n"))
     }
 
     func dispatch(_ text: String) throws {
@@ -219,8 +223,51 @@ extension Shell {
             print("reloaded \(plugin.name)")
             return
         }
-        for plugin in plugins { try host.reload(plugin) }
-        print("reloaded " + plugins.map(\.name).joined(separator: ", "))
+        // Every plugin, whatever the others do: each one's outcome on a line of its own.
+        var failed: [String] = []
+        for plugin in plugins {
+            do {
+                try host.reload(plugin)
+                print("reloaded \(plugin.name)")
+            } catch {
+                failed.append(plugin.name)
+                reportMessage("\(plugin.name): error \(FluxHost.describe(error))")
+            }
+        }
+        if !failed.isEmpty {
+            throw ShellCommandError.failed("\(failed.count) of \(plugins.count) plugins did not reload; each one that failed keeps its last version")
+        }
+    }
+
+    func listPlugins(_ text: String) throws {
+        try arguments(text, "plugins").none()
+        let plugins = host.plugins
+        guard !plugins.isEmpty else { return print("no plugins loaded (load one with :load <file>)") }
+        var lines: [String] = []
+        for plugin in plugins {
+            lines.append("\(plugin.name)  \(plugin.path)")
+            let owned = host.owned(by: plugin.owner)
+            lines.append("  stores: \(owned.stores.isEmpty ? "none" : owned.stores.joined(separator: ", "))")
+            lines.append("  views: \(owned.views.isEmpty ? "none" : owned.views.joined(separator: ", "))")
+            lines.append("  actions: \(owned.actions.isEmpty ? "none" : owned.actions.joined(separator: ", "))")
+            lines.append("  subscriptions: \(owned.subscriptions)")
+            if let error = host.pluginErrors[plugin.name] {
+                lines.append("  last error: " + error.split(separator: "\n", maxSplits: 1).first.map(String.init)!)
+            }
+        }
+        print(lines.joined(separator: "\n"))
+    }
+
+    func listErrors(_ text: String) throws {
+        try arguments(text, "errors").none()
+        let errors = host.recentErrors
+        guard !errors.isEmpty else { return print("no errors") }
+        let width = errors.map { "\($0.count)×".count }.max() ?? 0
+        print(errors.map { error in
+            let count = "\(error.count)×"
+            return String(repeating: " ", count: width - count.count) + count + "  " + error.source + ": "
+                + (error.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "")
+        }.joined(separator: "\n"))
     }
 
     func record(_ text: String, mode: FileWriter.Mode) throws {

@@ -171,6 +171,9 @@ private final class Recorder: Middleware {
     func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
         actions.append(action)
     }
+    func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
+        self.actions.removeLast(actions)
+    }
 }
 
 /// A small seeded generator (SplitMix64): the same seed gives the same program.

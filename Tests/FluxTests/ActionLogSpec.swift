@@ -52,6 +52,25 @@ struct ActionLogSpec {
         #expect(replica.dispatcher.history.undoLabels == original.dispatcher.history.undoLabels)
     }
 
+    @Test("a group that fails is rolled back and leaves no line; the log still replays to the same states")
+    func failedGroupLeavesNoLine() throws {
+        let world = World(recording: true)
+        try world.dispatcher.dispatch(Increment(by: 1))
+        #expect(throws: DispatcherError.self) {
+            try world.dispatcher.group("doomed") {
+                try world.dispatcher.dispatch(Increment(by: 5))
+                try world.dispatcher.dispatch(AddTodo(title: "milk"))
+                try world.dispatcher.dispatch(AddTodo(title: ""))
+            }
+        }
+        try world.dispatcher.group("kept") { try world.dispatcher.dispatch(AddTodo(title: "tea")) }
+        #expect(world.lines.count == 2)
+        #expect(!world.lines.contains { $0.contains("milk") })
+        let replica = World(recording: false)
+        try ActionReplayer(dispatcher: replica.dispatcher).replay(contentsOf: world.lines.joined(separator: "\n"))
+        #expect(replica.snapshot == world.snapshot)
+    }
+
     @Test("a line holds name, payload, time and group")
     func lineFormat() throws {
         let world = World(recording: true)

@@ -39,16 +39,41 @@ struct UndoSpec {
         #expect(counter.state.count == 11)
     }
 
-    @Test("a group whose body throws keeps its successful actions as one step")
+    @Test("a group whose body throws rolls back every action it dispatched; subscribers hear the restored state; no undo step remains")
     func groupWithFailure() throws {
         let todos = TodoStore(dispatcher: dispatcher)
+        let counter = CounterStore(dispatcher: dispatcher)
+        try dispatcher.dispatch(AddTodo(title: "kept"))
+        var heard: [[String]] = []
+        let subscription = todos.subscribe { heard.append($0.titles) }
+        defer { subscription.cancel() }
         #expect(throws: DispatcherError.self) {
             try dispatcher.group("Tidy") {
                 try dispatcher.dispatch(AddTodo(title: "a"))
+                try dispatcher.dispatch(Increment(by: 5))
+                try dispatcher.group("Inner") { try dispatcher.dispatch(AddTodo(title: "b")) }
                 try dispatcher.dispatch(RemoveTodo(title: "missing"))
             }
         }
-        #expect(todos.state.titles == ["a"])
+        #expect(todos.state.titles == ["kept"])
+        #expect(counter.state.count == 0)
+        #expect(heard.last == ["kept"])
+        #expect(dispatcher.history.undoLabels == ["todos.add"])
+    }
+
+    @Test("an inner group that throws rolls back only its own actions; the outer group goes on as one step")
+    func innerGroupFailure() throws {
+        let todos = TodoStore(dispatcher: dispatcher)
+        try dispatcher.group("Outer") {
+            try dispatcher.dispatch(AddTodo(title: "a"))
+            try? dispatcher.group("Inner") {
+                try dispatcher.dispatch(AddTodo(title: "b"))
+                try dispatcher.dispatch(RemoveTodo(title: "missing"))
+            }
+            try dispatcher.dispatch(AddTodo(title: "c"))
+        }
+        #expect(todos.state.titles == ["a", "c"])
+        #expect(dispatcher.history.undoLabels == ["Outer"])
         try dispatcher.undo()
         #expect(todos.state.titles.isEmpty)
     }

@@ -6,4 +6,7 @@ public protocol CommitObserver: AnyObject {
     func didCommit(_ action: any Action, in dispatcher: Dispatcher)
     /// After an undo or redo step was applied and published.
     func didTravel(_ step: HistoryStep, in dispatcher: Dispatcher)
+    /// After a failed group took back the last `actions` committed actions (all since its start, so
+    /// none of them has been saved: the dispatcher is not settled while a group is open).
+    func didRollBack(_ actions: Int, in dispatcher: Dispatcher)
 }

@@ -74,12 +74,21 @@ public final class Dispatcher {
         let id: Int
         let label: String
         var entry: HistoryEntry
+        /// How many actions the group has dispatched successfully: those a rollback takes back.
+        var performed = 0
 
         init(id: Int, label: String) {
             self.id = id
             self.label = label
             entry = HistoryEntry(label: label)
         }
+    }
+
+    /// An action a subscriber dispatched, run once the current one is done; with the group it was
+    /// queued in, if a subscriber's `group` queued it.
+    private struct FollowUp {
+        let action: any Action
+        let group: OpenGroup?
     }
 
     // One thread, and no access spans a call out: the dynamic exclusivity checks are left out.
@@ -104,7 +113,9 @@ public final class Dispatcher {
     /// slots are reused from action to action (emptying and refilling an array costs more).
     @exclusivity(unchecked) private var touched = Route()
     @exclusivity(unchecked) private var touchedCount = 0
-    @exclusivity(unchecked) private var followUps = Deque<any Action>()
+    @exclusivity(unchecked) private var followUps = Deque<FollowUp>()
+    /// The group a subscriber opened: the actions it queues run later as one group.
+    @exclusivity(unchecked) private var queueingGroup: OpenGroup?
     @exclusivity(unchecked) private var draining = false
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
@@ -199,7 +210,7 @@ public final class Dispatcher {
         case .handling:
             throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.pointee.name ?? "?")
         case .notifying:
-            if !dropsFollowUps { followUps.append(action) }
+            if !dropsFollowUps { followUps.append(FollowUp(action: action, group: queueingGroup)) }
         case .idle:
             try perform(action)
             if !followUps.isEmpty { drainFollowUps() }
@@ -298,7 +309,8 @@ public final class Dispatcher {
         for index in 0 ..< touchedCount {
             let registration = touched[index]
             let kept = registration._withUnsafeGuaranteedRef { registration -> Bool in
-                let keeping = recording && group?.entry.contains(registration.target) != true
+                // A group keeps states even with no undo history: it rolls back with them when it fails.
+                let keeping = (recording || group != nil) && group?.entry.contains(registration.target) != true
                 guard let kept = registration.lane.commit(registration.target, keeping) else { return false }
                 if let state = kept.state {
                     if let group {
@@ -317,6 +329,7 @@ public final class Dispatcher {
             changed += 1
         }
         touchedCount = changed
+        group?.performed += 1
         guard let first else { return }
         if let note = history.record(label: name, cost: cost, first: first, rest: rest) { onNote(note) }
     }
@@ -387,32 +400,91 @@ public final class Dispatcher {
             performed += 1
             guard performed <= followUpLimit else {
                 followUps.removeAll()
-                onFollowUpError(next, DispatcherError.followUpsDidNotSettle(action: next.name, limit: followUpLimit))
+                onFollowUpError(next.action, DispatcherError.followUpsDidNotSettle(action: next.action.name, limit: followUpLimit))
                 return
             }
             do {
-                try perform(next)
+                if let queued = next.group {
+                    // The actions a subscriber queued inside `flux.group`: one group, all or nothing.
+                    var batch = [next.action]
+                    while let first = followUps.first, first.group === queued { batch.append(followUps.removeFirst().action) }
+                    try group(queued.label) { for action in batch { try perform(action) } }
+                } else {
+                    try perform(next.action)
+                }
             } catch {
-                onFollowUpError(next, error)
+                onFollowUpError(next.action, error)
             }
         }
     }
 
     // MARK: Undo
 
-    /// Runs `body` so that every action it dispatches undoes as one step labelled `label`.
+    /// Runs `body` so that every action it dispatches undoes as one step labelled `label`, all or nothing.
     ///
-    /// Groups nest: an inner group joins the outer one. If `body` throws, the actions that succeeded
-    /// stay (and still undo as one step); the error is rethrown.
+    /// Groups nest: an inner group joins the outer one. If `body` throws, every action it dispatched is
+    /// rolled back (subscribers hear the restored states) and no undo step remains; the error is rethrown.
     public func group<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
-        guard openGroup == nil else { return try body() }
-        openGroup = OpenGroup(id: nextGroupID, label: label)
-        nextGroupID += 1
-        defer {
-            if let group = openGroup, !group.entry.isEmpty, let note = history.record(group.entry) { onNote(note) }
-            openGroup = nil
+        if phase == .notifying, openGroup == nil, queueingGroup == nil {
+            // A subscriber's group: its actions are queued now and run later, together.
+            let queued = OpenGroup(id: nextGroupID, label: label)
+            nextGroupID += 1
+            queueingGroup = queued
+            defer { queueingGroup = nil }
+            do {
+                return try body()
+            } catch {
+                followUps.removeAll { $0.group === queued }
+                throw error
+            }
         }
-        return try body()
+        if let outer = openGroup {
+            // Joining the outer group: the inner one gathers the states from before its own actions, so
+            // that it can roll back alone, and hands them on to the outer one.
+            let before = outer.entry, performed = outer.performed
+            outer.entry = HistoryEntry(label: outer.label)
+            do {
+                let result = try body()
+                let inner = outer.entry
+                outer.entry = before
+                outer.entry.merge(inner)
+                return result
+            } catch {
+                let inner = outer.entry
+                outer.entry = before
+                restore(inner.changes, actions: outer.performed - performed, label: label)
+                outer.performed = performed
+                throw error
+            }
+        }
+        let group = OpenGroup(id: nextGroupID, label: label)
+        openGroup = group
+        nextGroupID += 1
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            openGroup = nil
+            restore(group.entry.changes, actions: group.performed, label: label)
+            throw error
+        }
+        openGroup = nil
+        if !group.entry.isEmpty, let note = history.record(group.entry) { onNote(note) }
+        for hook in middleware { hook.didEndGroup(label, in: self) }
+        return result
+    }
+
+    /// Puts each target back to its state and publishes it: a group's `actions` undone without an undo step.
+    private func restore(_ states: [(target: any DispatchTarget, snapshot: Any)], actions: Int, label: String) {
+        for (target, state) in states.reversed() { target.restore(state) }
+        let outer = phase
+        phase = .notifying
+        for (target, _) in states { target.publish() }
+        if actions > 0 {
+            for hook in middleware { hook.didRollBack(actions, group: label, in: self) }
+            commitObserver?.didRollBack(actions, in: self)
+        }
+        phase = outer
     }
 
     /// Runs `body`, which may dispatch, undo and redo, all or nothing: when it throws, every store goes

@@ -56,6 +56,22 @@ public struct HistoryEntry {
         self.cost += cost
     }
 
+    /// Adds the states of `later` (an inner group's) for the targets this step does not hold yet: the
+    /// earlier state of a target is the one its undo returns to.
+    mutating func merge(_ later: HistoryEntry) {
+        var added: [(any DispatchTarget, Any)] = []
+        later.forEachState { target, snapshot in
+            if !contains(target) { added.append((target, snapshot)) }
+        }
+        let addsAll = added.count == later.changes.count
+        for (target, snapshot) in added {
+            let change = Change(target: target, snapshot: snapshot)
+            if first == nil { first = change } else { rest.append(change) }
+        }
+        // Costed per state only when some were left out: the common case keeps the inner step's sum.
+        cost += addsAll ? later.cost : added.reduce(0) { $0 + $1.0.cost(of: $1.1) }
+    }
+
     func contains(_ target: any DispatchTarget) -> Bool {
         first.map { $0.target === target } == true || rest.contains { $0.target === target }
     }

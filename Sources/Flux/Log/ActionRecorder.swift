@@ -8,10 +8,13 @@ import Foundation
 /// dispatcher.middleware.append(recorder)
 /// ```
 ///
-/// Only actions that succeeded are recorded: a failed one changed nothing.
+/// Only actions that succeeded are recorded: a failed one changed nothing. The actions of a group
+/// are written when it ends, and not at all when it fails and is rolled back.
 public final class ActionRecorder: Middleware {
     private let write: (String) -> Void
     private let clock: () -> Double
+    /// The lines of the group open now.
+    private var grouped: [String] = []
 
     /// A recorder handing each line (without its newline) to `write`; `clock` gives the time in seconds.
     public init(clock: @escaping () -> Double = { Date().timeIntervalSince1970 }, write: @escaping (String) -> Void) {
@@ -30,8 +33,29 @@ public final class ActionRecorder: Middleware {
         emit(ActionLogEntry(step: step, time: clock()))
     }
 
+    public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
+        grouped.removeLast(min(actions, grouped.count))
+    }
+
+    public func didEndGroup(_ label: String, in dispatcher: Dispatcher) {
+        flushGroup()
+    }
+
     private func emit(_ entry: ActionLogEntry) {
+        if entry.group != nil {
+            grouped.append(entry.line)
+            return
+        }
+        flushGroup()
         count += 1
         write(entry.line)
+    }
+
+    private func flushGroup() {
+        for line in grouped {
+            count += 1
+            write(line)
+        }
+        grouped.removeAll()
     }
 }

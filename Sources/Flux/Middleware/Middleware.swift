@@ -19,6 +19,10 @@ public protocol Middleware: AnyObject {
     func didFail(_ action: any Action, error: any Error, in dispatcher: Dispatcher)
     /// After an undo or redo step was applied.
     func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher)
+    /// After a group labelled `label` failed: its last `actions` dispatched actions were rolled back.
+    func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher)
+    /// After the outermost group labelled `label` ended without an error: its actions are kept.
+    func didEndGroup(_ label: String, in dispatcher: Dispatcher)
 }
 
 /// A move through the undo history.
@@ -31,4 +35,6 @@ extension Middleware {
     public func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {}
     public func didFail(_ action: any Action, error: any Error, in dispatcher: Dispatcher) {}
     public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {}
+    public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {}
+    public func didEndGroup(_ label: String, in dispatcher: Dispatcher) {}
 }

@@ -45,8 +45,20 @@ public final class FluxHost {
     var subscriptions: [ObjectIdentifier: LuaSubscription] = [:]
     /// The number the next subscription gets: `flux.subscriptions()` lists them in the order they were made.
     var nextSubscriptionNumber = 1
-    /// The plugin whose file is running, if any.
-    var runningPlugin: String?
+    /// Who owns what is registered now: the plugin whose file is running, else the session.
+    var runningOwner = Owner.session
+    /// What the plugin running now has defined so far, if one is running.
+    var pluginRun: PluginRun?
+    /// The action names Lua stores added to the registry: they go when no store handles them any more.
+    var luaActions: Set<String> = []
+    /// Each plugin's last load or reload error, by plugin name (none after a success).
+    public internal(set) var pluginErrors: [String: String] = [:]
+    /// Runs a plugin's file with a `require` of its own (``PluginLoader``).
+    var pluginLoader: LuaRef?
+    /// The message and traceback of the last Lua store handler that failed inside a `flux` call.
+    var lastHandlerFailure: (message: String, traceback: String)?
+    /// Counts repeats of the errors nobody can catch.
+    let errorThrottle = ErrorThrottle()
     /// How many Lua view providers are running: while one is, dispatch, undo and redo are refused.
     @exclusivity(unchecked) var rendering = 0
 
@@ -57,6 +69,9 @@ public final class FluxHost {
         self.dispatcher = dispatcher
         self.activeStack = vm.stack
         installModule()
+        pluginLoader = try? vm.call(vm.load(PluginLoader.source, chunkName: "=plugin loader"), results: 1) { lua, results in
+            lua.ref(at: results.lowerBound)
+        }
         // A finalizer's error is reported like a subscriber's; once the host is gone (the state closing),
         // on standard error.
         vm.onWarning = { [weak self] message in
@@ -65,7 +80,7 @@ public final class FluxHost {
         // An action a subscriber queued fails after the script that caused it went on: nobody can catch it.
         // The host hands the dispatcher back its default on deinit.
         dispatcher.onFollowUpError = { [weak self] action, error in
-            self?.report("follow-up '\(action.name)' failed: \(Self.describe(error))")
+            self?.report(error, heading: "follow-up '\(action.name)' failed", source: "follow-up '\(action.name)'", callback: "follow-up \(action.name)")
         }
     }
 
@@ -144,9 +159,36 @@ public final class FluxHost {
                 last = next
                 if !changes.isEmpty { onChange(changes, old, next) }
             } catch {
-                report("view '\(name)': \(Self.describe(error))")
+                report(error, heading: "view '\(name)'", source: "view '\(name)'", callback: "view \(name)")
             }
         }
+    }
+
+    // MARK: Errors nobody can catch
+
+    /// Reports an error raised by `callback` (any text that tells callbacks apart) of `source`: in full,
+    /// headed by `heading`, the first time since the last ``flushErrors()``, else only counted.
+    func report(_ error: any Error, heading: String, source: String, callback: String) {
+        guard errorThrottle.note(source: source, callback: callback, message: Self.message(of: error)) else { return }
+        report("\(heading): \(describe(error))")
+    }
+
+    /// Writes one summary line for each error counted and not shown since the last flush
+    /// (`… the same error 9,999 more times`): the shell calls it when a line or a script ends.
+    public func flushErrors() {
+        for line in errorThrottle.flush() { report(line) }
+    }
+
+    /// The distinct errors nobody could catch, oldest first (the last 100 at least), with how often each
+    /// was raised: what `:errors` lists.
+    public var recentErrors: [(source: String, message: String, count: Int)] {
+        errorThrottle.records.map { ($0.source, $0.message, $0.count) }
+    }
+
+    /// An error's message without its traceback.
+    static func message(of error: any Error) -> String {
+        if let error = error as? LuaError { return error.message }
+        return String(describing: error)
     }
 
     // MARK: Values crossing into Lua
@@ -190,6 +232,15 @@ public final class FluxHost {
         }
         lua.push(action.name)
         lua.rawSet("type", in: -2)
+    }
+
+    /// An error's message with its traceback; for a script whose `flux.dispatch` failed in a Lua store's
+    /// handler, the handler's own traceback too (its file and line, and the frames inside it).
+    public func describe(_ error: any Error) -> String {
+        let text = Self.describe(error)
+        guard let error = error as? LuaError, let failure = lastHandlerFailure,
+              error.message.hasSuffix(failure.message) else { return text }
+        return text + "\nin the handler: " + failure.traceback
     }
 
     /// An error's message, with the traceback of a Lua error (or of a Lua store handler's).

@@ -104,10 +104,13 @@ extension FluxHost {
                 throw LuaArgumentError(2, function: "group", "function expected, got \(lua.type(at: 2).name)")
             }
             let body = lua.ref(at: 2)
-            try host.dispatcher.group(label) {
-                try lua.call(body, results: 0, read: { _, _ in })
+            // All or nothing: when `body` raises, what it dispatched is rolled back.
+            let results = try host.dispatcher.group(label) {
+                try lua.call(body, read: { lua, results in results.map { lua.ref(at: $0) } })
             }
-            return 0
+            try lua.ensureSpace(Int32(results.count))
+            for result in results { lua.push(result) }
+            return Int32(results.count)
         }
         function("undo") { host, lua in
             try host.expect(lua, "undo", at: 0)
@@ -132,8 +135,21 @@ extension FluxHost {
             let outer = activeStack
             activeStack = lua
             defer { activeStack = outer }
-            return try body(self, lua)
+            do {
+                return try body(self, lua)
+            } catch {
+                noteHandlerFailure(error)
+                throw error
+            }
         }
+    }
+
+    /// Keeps the traceback of a Lua store handler that failed: the error reaches the script as a message,
+    /// and ``describe(_:)`` shows the handler's own frames next to the caller's.
+    private func noteHandlerFailure(_ error: any Error) {
+        guard case let .storeFailed(_, _, underlying) = error as? DispatcherError,
+              let failure = underlying as? FluxScriptError, let traceback = failure.traceback else { return }
+        lastHandlerFailure = (String(describing: error), traceback)
     }
 
     private func loadStateFunctions(on lua: LuaStack) {
@@ -213,7 +229,7 @@ extension FluxHost {
             throw LuaArgumentError(2, function: "subscribe", "function expected, got \(lua.type(at: 2).name)")
         }
         let function = lua.ref(at: 2)
-        let subscription = LuaSubscription(storeName: store.name)
+        let subscription = newSubscription(of: store.name)
         // The subscription is held strongly: the function may cancel it and drop the last Lua reference
         // to it while it runs.
         let deliver: (LuaStack) throws -> Void = { [weak self] lua in
@@ -226,7 +242,8 @@ extension FluxHost {
                     if let previous = subscription.previous { lua.push(previous) } else { lua.pushNil() }
                 }, read: { _, _ in })
             } catch {
-                self?.report("error in subscriber of '\(subscription.storeName)': \(Self.describe(error))")
+                self?.report(error, heading: "error in subscriber of '\(subscription.storeName)'",
+                             source: "subscriber of '\(subscription.storeName)'", callback: "subscription \(subscription.number)")
             }
             // The state becomes the next call's `previous`, in the same registry slot every time.
             guard !subscription.isCancelled else { return }
@@ -240,7 +257,8 @@ extension FluxHost {
                     try pushReadOnly(table, on: lua)
                     try deliver(lua)
                 } catch {
-                    report("error in subscriber of '\(store.name)': \(Self.describe(error))")
+                    report(error, heading: "error in subscriber of '\(store.name)'",
+                           source: "subscriber of '\(store.name)'", callback: "subscription \(subscription.number)")
                 }
             }
         } else {
@@ -258,12 +276,18 @@ extension FluxHost {
         return 1
     }
 
-    /// Holds `subscription` until it is cancelled, noting the plugin that made it.
-    private func keep(_ subscription: LuaSubscription) {
-        let id = ObjectIdentifier(subscription)
-        subscription.plugin = runningPlugin
+    /// A subscription to `name`, numbered and owned by whoever runs now.
+    private func newSubscription(of name: String) -> LuaSubscription {
+        let subscription = LuaSubscription(storeName: name)
+        subscription.owner = runningOwner
         subscription.number = nextSubscriptionNumber
         nextSubscriptionNumber += 1
+        return subscription
+    }
+
+    /// Holds `subscription` until it is cancelled.
+    private func keep(_ subscription: LuaSubscription) {
+        let id = ObjectIdentifier(subscription)
         subscriptions[id] = subscription
         subscription.onCancel = { [weak self] in self?.subscriptions[id] = nil }
     }
@@ -316,16 +340,20 @@ extension FluxHost {
         }
         lua.pop()
 
+        let payloads = try payloadFields(lua, handlers: handlers)
+
         // A store defined by a handler would outlive the action if it failed: dispatch is a transaction.
         guard !dispatcher.isDispatching else {
             throw FluxScriptError("cannot define store '\(name)' while an action is being handled")
         }
         if let existing = dispatcher.store(named: name) {
-            guard let existing = existing as? LuaStore else {
-                throw FluxScriptError("a Swift store named '\(name)' exists already")
+            let owner = (existing as? LuaStore)?.owner ?? .swift
+            guard owner == runningOwner, let existing = existing as? LuaStore else {
+                throw OwnershipError(kind: "store", name: name, owner: owner)
             }
             existing.handlers = handlers
             existing.waitFor = waitFor
+            existing.payloads = payloads
         } else {
             // The initial state: a copy, so the script's table stays its own.
             switch lua.rawGet("state", from: 1) {
@@ -341,17 +369,64 @@ extension FluxHost {
             try lua.pcall(arguments: 1, results: 1)
             let state = lua.ref(at: -1)
             lua.pop()
-            dispatcher.register(LuaStore(name: name, state: state, handlers: handlers, waitFor: waitFor, host: self))
+            let store = LuaStore(name: name, owner: runningOwner, state: state, handlers: handlers, waitFor: waitFor, host: self)
+            store.payloads = payloads
+            dispatcher.register(store)
         }
-        for action in handlers.keys where !dispatcher.registry.contains(action) {
-            dispatcher.registry.register(name: action) { decoder in
-                if let decoder = decoder as? LuaValueDecoder { try decoder.checkPlainData() }
-                return LuaAction(name: action, payload: try LuaValue(from: decoder))
-            }
-        }
-        dispatcher.routesChanged()
-        resolver.registryChanged()
+        pluginRun?.stores.insert(name)
+        for action in handlers.keys where !dispatcher.registry.contains(action) { registerLuaAction(action) }
+        // A redefinition may drop actions: their names go when no store handles them.
+        forgetUnhandledActions()
+        routesChanged()
         return 0
+    }
+
+    /// `actions = {[action] = {field = "string", other = "number?"}}`: the payload fields of actions `on` handles.
+    private func payloadFields(_ lua: LuaStack, handlers: [String: LuaRef]) throws -> [String: PayloadFields] {
+        defer { lua.pop() }
+        switch lua.rawGet("actions", from: 1) {
+        case .nil: return [:]
+        case .table: break
+        case let other:
+            throw LuaArgumentError(1, function: "store", "field 'actions' must map action names to their payload fields, got \(other.name)")
+        }
+        let declared = try lua.decode([String: [String: String]].self, at: -1, root: "actions")
+        var payloads: [String: PayloadFields] = [:]
+        for (action, fields) in declared {
+            let action = Name.normalized(action)
+            guard handlers[action] != nil else {
+                throw LuaArgumentError(1, function: "store", "field 'actions' declares '\(action)', which 'on' does not handle")
+            }
+            payloads[action] = try PayloadFields(fields, action: action)
+        }
+        return payloads
+    }
+
+    /// Adds a Lua store's action name to the registry: its payload is read as the stores handling it
+    /// declare when one does, else as any plain table.
+    func registerLuaAction(_ action: String) {
+        luaActions.insert(action)
+        dispatcher.registry.register(name: action) { [weak self] decoder in
+            if let fields = self?.payloadFields(of: action) {
+                return LuaAction(name: action, payload: try fields.decode(from: decoder))
+            }
+            if let decoder = decoder as? LuaValueDecoder { try decoder.checkPlainData() }
+            return LuaAction(name: action, payload: try LuaValue(from: decoder))
+        }
+    }
+
+    /// The payload fields a Lua store declares for `action`, as `:actions` shows them
+    /// (`due: number?, title: string`); nil when none declares them.
+    public func payloadSummary(of action: String) -> String? {
+        payloadFields(of: action)?.summary
+    }
+
+    /// The payload fields declared for `action` by the first Lua store that declares them.
+    func payloadFields(of action: String) -> PayloadFields? {
+        for case let store as LuaStore in dispatcher.stores {
+            if let fields = store.payloads[action] { return fields }
+        }
+        return nil
     }
 
     // MARK: view
@@ -373,7 +448,7 @@ extension FluxHost {
         }
         let render = lua.ref(at: -1)
         lua.pop()
-        views.register(ViewProvider(name: name, store: storeName) { [weak self] in
+        try views.register(ViewProvider(name: name, store: storeName) { [weak self] in
             guard let self else { throw FluxHostError.closed }
             let lua = activeStack
             let store = try store(named: storeName)
@@ -387,7 +462,8 @@ extension FluxHost {
                 }
                 return try lua.decode(TableViewModel.self, at: results.lowerBound, root: "model")
             })
-        })
+        }, owner: runningOwner)
+        pluginRun?.views.insert(name)
     }
 
     // MARK: watch
@@ -401,7 +477,7 @@ extension FluxHost {
             throw LuaArgumentError(2, function: "watch", "function expected, got \(lua.type(at: 2).name)")
         }
         let function = lua.ref(at: 2)
-        let subscription = LuaSubscription(storeName: view)
+        let subscription = newSubscription(of: view)
         var options = renderOptions
         options.color = false
         subscription.subscription = try watch(view: view) { [weak self] changes, old, new in
@@ -412,7 +488,8 @@ extension FluxHost {
                     try LuaEncoder().push(summary, to: lua)
                 }, read: { _, _ in })
             } catch {
-                report("error in watcher of '\(view)': \(Self.describe(error))")
+                report(error, heading: "error in watcher of '\(view)'", source: "watcher of '\(view)'",
+                       callback: "subscription \(subscription.number)")
             }
         }
         keep(subscription)

@@ -4,16 +4,20 @@ import Flux
 /// functions, and it takes part in dispatch with the same rules as a Swift store (rollback when a
 /// handler fails, `waitFor`, undo, the action log).
 ///
-/// A handler receives a draft of the state and returns the new state (or nothing, for no change); what
-/// it returns is frozen (`flux_pushinvoke`, in CFluxLua's draft.c), so a published state table is never changed again: undo
-/// keeps references to old tables, and read-only views of them never change under a script that keeps
-/// one.
+/// A handler receives a draft of the state and changes it in place, or returns a new state; a state
+/// equal to the old one (deep equality) is no change. The result is frozen (`flux_pushinvoke`, in
+/// CFluxLua's draft.c), so a published state table is never changed again: undo keeps references to old
+/// tables, and read-only views of them never change under a script that keeps one.
 final class LuaStore: StoreProtocol {
     let name: String
+    /// Who defined it: only they may define it again.
+    let owner: Owner
     /// Weak: the dispatcher may keep the store after its host is gone; it then refuses to handle.
     weak var host: FluxHost?
     var handlers: [String: LuaRef]
     var waitFor: [String]
+    /// The payload fields its actions declare, by action name.
+    var payloads: [String: PayloadFields] = [:]
 
     private var current: LuaRef
     private var checkpoint: LuaRef
@@ -29,8 +33,9 @@ final class LuaStore: StoreProtocol {
         init(_ send: @escaping (LuaRef) -> Void) { self.send = send }
     }
 
-    init(name: String, state: LuaRef, handlers: [String: LuaRef], waitFor: [String], host: FluxHost) {
+    init(name: String, owner: Owner, state: LuaRef, handlers: [String: LuaRef], waitFor: [String], host: FluxHost) {
         self.name = name
+        self.owner = owner
         self.host = host
         self.handlers = handlers
         self.waitFor = waitFor
@@ -75,7 +80,11 @@ final class LuaStore: StoreProtocol {
             try host.pushAction(action, on: lua)
         }, read: { lua, results in
             switch lua.type(at: results.lowerBound) {
-            case .table: return lua.ref(at: results.lowerBound)
+            case .table:
+                // The state itself: the handler changed nothing, or made a state equal to it.
+                lua.push(self.current)
+                defer { lua.pop() }
+                return lua.rawEqual(results.lowerBound, -1) ? nil : lua.ref(at: results.lowerBound)
             case .nil, .none: return nil
             case let other:
                 throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")

@@ -8,8 +8,8 @@ import Flux
 final class LuaSubscription {
     let storeName: String
     var subscription: StoreSubscription?
-    /// The plugin whose run made it: reloading the plugin cancels it.
-    var plugin: String?
+    /// Who made it: a successful reload of its plugin cancels it.
+    var owner = Owner.session
     /// Its place in the order subscriptions were made.
     var number = 0
     /// Run once by ``cancel()``: the host lets go of it.

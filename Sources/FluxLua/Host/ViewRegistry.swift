@@ -18,18 +18,45 @@ public struct ViewProvider {
 }
 
 /// The view providers a host knows, by name: Swift ones registered by the application and Lua ones
-/// defined with `flux.view`. Registering a name again replaces its provider (a reloaded plugin).
+/// defined with `flux.view`. Each name has an owner; only its owner may register it again.
 public final class ViewRegistry {
     private var providers: [String: ViewProvider] = [:]
+    private var owners: [String: Owner] = [:]
     private var order: [String] = []
 
     /// An empty registry.
     public init() {}
 
-    /// Adds or replaces a provider.
+    /// Adds a Swift provider, or replaces one Swift registered.
+    ///
+    /// - Precondition: no script owns the name (Swift registers its views before scripts run).
     public func register(_ provider: ViewProvider) {
+        try? register(provider, owner: .swift)
+    }
+
+    /// Adds a provider owned by `owner`, or replaces the one `owner` registered under that name.
+    ///
+    /// - Throws: when another owner holds the name.
+    public func register(_ provider: ViewProvider, owner: Owner) throws {
+        if let holder = owners[provider.name], holder != owner {
+            throw OwnershipError(kind: "view", name: provider.name, owner: holder)
+        }
+        owners[provider.name] = owner
         if providers.updateValue(provider, forKey: provider.name) == nil { order.append(provider.name) }
     }
+
+    /// Removes the view `name`.
+    public func unregister(named name: String) {
+        guard providers.removeValue(forKey: name) != nil else { return }
+        owners[name] = nil
+        order.removeAll { $0 == name }
+    }
+
+    /// Who registered the view `name`.
+    public func owner(of name: String) -> Owner? { owners[name] }
+
+    /// The names of the views `owner` registered, in order.
+    public func names(ownedBy owner: Owner) -> [String] { order.filter { owners[$0] == owner } }
 
     /// The view names, in the order they were first registered.
     public var names: [String] { order }

@@ -83,8 +83,8 @@ extension Corpus {
         lua(.arguments, "flux.store{name = 'counter', wait_for = 'probe'}", "field 'wait_for' must be a list of store names, got string"),
         lua(.arguments, "flux.store{name = 'counter', wait_for = {42}}", "wait_for[1]"),
         lua(.arguments, "flux.store{name = 'counter', wait_for = {probe = true}}", "wait_for"),
-        lua(.arguments, "flux.store{name = 'probe', on = {['probe.add'] = function(s) return s end}}", "a Swift store named 'probe' exists already"),
-        lua(.arguments, "flux.store{name = 'ticTacToe'}", "a Swift store named 'ticTacToe' exists already"),
+        lua(.arguments, "flux.store{name = 'probe', on = {['probe.add'] = function(s) return s end}}", "store 'probe' belongs to the Swift features"),
+        lua(.arguments, "flux.store{name = 'ticTacToe'}", "store 'ticTacToe' belongs to the Swift features"),
         lua(.arguments, "flux.store{name = 'notes', on = {['notes.add'] = 'nope'}}", "field 'on[\"notes.add\"]' must be a function, got string",
             title: "redefining a Lua store with a bad handler keeps the old handlers"),
 

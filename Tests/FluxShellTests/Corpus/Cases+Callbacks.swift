@@ -28,9 +28,7 @@ extension Corpus {
         lua(.callbacks, "flux.dispatch('probe.fail', {kind = 'nil'})", "store 'probe' failed on 'probe.fail': ProbeEmptyError"),
         lua(.callbacks, "flux.dispatch('probe.fail', {kind = 'number'})", "store 'probe' failed on 'probe.fail': Error Domain=probe Code=42"),
         lua(.callbacks, "flux.group('g', function() flux.dispatch('probe.add', {by = 1}) flux.dispatch('probe.fail', {kind = 'string'}) end)",
-            "store 'probe' failed on 'probe.fail'",
-            outcome: .asIf(["flux.group('g', function() flux.dispatch('probe.add', {by = 1}) end)"],
-                           why: "a group is not a transaction: the actions before the failing one succeeded and stay, as one undo step")),
+            "store 'probe' failed on 'probe.fail'", title: "a group is all or nothing: the action before the failing one is rolled back too"),
         lua(.callbacks, "print(pcall(flux.dispatch, 'probe.fail', {kind = 'table'})) error('after pcall')", "after pcall",
             title: "a Swift handler's error caught by pcall, then another error"),
     ]
@@ -142,7 +140,6 @@ extension Corpus {
         lua(.callbacks, "flux.group('g', function() error('inside the group') end)", "inside the group"),
         lua(.callbacks, "flux.group('g', function() error({}) end)", "(error object is a table value)"),
         lua(.callbacks, "flux.group('g', function() flux.dispatch('probe.add', {by = 1}) error(nil) end)", "nil",
-            outcome: .asIf(["flux.group('g', function() flux.dispatch('probe.add', {by = 1}) end)"],
-                           why: "a group is not a transaction: its successful dispatch stays, as one undo step")),
+            title: "a group whose function raises rolls back its successful dispatch"),
     ]
 }

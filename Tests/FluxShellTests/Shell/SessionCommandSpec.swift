@@ -95,6 +95,22 @@ struct SessionCommandSpec {
         #expect(replayed.output == "replayed 2 entries from \(export)\nO\n")
     }
 
+    @Test("a group that fails leaves nothing in the journal: an export of it replays cleanly")
+    func failedGroupNotJournalled() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let export = temporaryPath("group.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: export) }
+        let result = try fluxsh(["--session", "g"], """
+            :dispatch ticTacToe.placeToken {index = 4}
+            flux.group("doomed", function() flux.dispatch("ticTacToe.placeToken", {index = 1}) error("no") end)
+            :session
+            :export \(export)
+            """)
+        #expect(result.output.contains("journal  1 action"))
+        let exported = try String(contentsOfFile: export, encoding: .utf8).split(separator: "\n")
+        #expect(exported.count == 1 && exported[0].contains(#""index":4"#))
+    }
+
     @Test("a replay that fails part-way leaves the stores, the undo history and the journal as they were")
     func atomicReplay() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }

@@ -6,8 +6,10 @@ public struct Plugin: Equatable, Sendable {
     public let name: String
     /// The file that is run: the `.lua` file, or the folder's `init.lua`.
     public let entry: String
-    /// The folder added to `package.path` for a folder plugin.
+    /// The folder a folder plugin's `require` looks in first.
     public let folder: String?
+    /// The file that is run, as the path it was loaded by names it: what messages show.
+    public let path: String
 
     /// The plugin at `path` (a `.lua` file or a folder holding `init.lua`).
     ///
@@ -26,23 +28,31 @@ public struct Plugin: Equatable, Sendable {
             self.name = Name.normalized(url.lastPathComponent)
             self.entry = entry
             self.folder = url.path
+            self.path = (path as NSString).appendingPathComponent("init.lua")
         } else {
             self.name = Name.normalized(url.deletingPathExtension().lastPathComponent)
             self.entry = url.path
             self.folder = nil
+            self.path = path
         }
     }
+
+    /// Who owns what the plugin registers.
+    public var owner: Owner { .plugin(name: name, file: path) }
 }
 
 extension FluxHost {
-    /// Loads the plugin at `path`: runs its file (after adding its folder to `package.path`).
+    /// Loads the plugin at `path`: runs its file as one transaction (``reload(_:)``).
     ///
     /// - Throws: the load error, with file and line; the plugin is still listed, so it can be reloaded
-    ///   once fixed.
+    ///   once fixed, and nothing it registered before the error stays.
     public func loadPlugin(at path: String) throws {
         let plugin = try Plugin(at: path)
+        if let loaded = plugins.first(where: { $0.name == plugin.name }), loaded != plugin {
+            throw FluxScriptError("a plugin named '\(plugin.name)' is loaded already, from \(loaded.path)")
+        }
         if !plugins.contains(plugin) { plugins.append(plugin) }
-        try run(plugin)
+        try reload(plugin)
     }
 
     /// Loads every plugin in `directory` (its `.lua` files and folders with `init.lua`), in name order.
@@ -69,23 +79,43 @@ extension FluxHost {
                 report("plugin \(name) failed to load: \(Self.describe(error))")
             }
         }
+        flushErrors()
         return loaded
     }
 
-    /// Runs a loaded plugin's file again; the stores it defines keep their state, and the subscriptions
-    /// its last run made are cancelled (the new run makes its own).
+    /// Runs a plugin's file afresh, with a fresh cache of its own modules, as one transaction.
+    ///
+    /// When the run succeeds, what it defines replaces what the last run defined (stores keep their
+    /// state), what it no longer defines is unregistered, and the last run's subscriptions end. When it
+    /// fails, every store, view, action and subscription of the plugin is as it was before, and the
+    /// error (with file and line) is thrown and kept for `:plugins`.
     public func reload(_ plugin: Plugin) throws {
-        for subscription in subscriptions.values where subscription.plugin == plugin.name {
-            subscription.cancel()
+        let before = PluginRun.Snapshot(of: plugin.owner, in: self)
+        let outerOwner = runningOwner, outerRun = pluginRun
+        runningOwner = plugin.owner
+        pluginRun = PluginRun()
+        defer {
+            runningOwner = outerOwner
+            pluginRun = outerRun
         }
-        try run(plugin)
+        do {
+            try runPluginFile(plugin)
+            pluginRun?.replace(before, in: self)
+            pluginErrors[plugin.name] = nil
+        } catch {
+            before.restore(in: self)
+            pluginErrors[plugin.name] = Self.describe(error)
+            throw error
+        }
     }
 
-    private func run(_ plugin: Plugin) throws {
-        if let folder = plugin.folder { try vm.addPackagePath(folder) }
-        let outer = runningPlugin
-        runningPlugin = plugin.name
-        defer { runningPlugin = outer }
-        try runFile(plugin.entry)
+    private func runPluginFile(_ plugin: Plugin) throws {
+        guard let pluginLoader else { throw FluxScriptError("cannot run plugin \(plugin.name): the plugin loader did not start") }
+        let source = try Self.readSource(plugin.entry)
+        try vm.call(pluginLoader) { lua in
+            if let folder = plugin.folder { lua.push(folder) } else { lua.pushNil() }
+            lua.push(source)
+            lua.push("@" + plugin.path)
+        }
     }
 }

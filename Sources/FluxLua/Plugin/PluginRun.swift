@@ -1,0 +1,97 @@
+import Flux
+
+/// One run of a plugin's file, a transaction: the names it defines, and what the plugin owned before it,
+/// to replace when the run succeeds or to put back when it fails.
+struct PluginRun {
+    /// The stores and views the run has defined so far.
+    var stores: Set<String> = []
+    var views: Set<String> = []
+
+    /// What an owner had registered before a run of its file.
+    struct Snapshot {
+        let owner: Owner
+        let stores: [(store: LuaStore, handlers: [String: LuaRef], waitFor: [String], payloads: [String: PayloadFields])]
+        let views: [ViewProvider]
+        let subscriptions: Set<ObjectIdentifier>
+        let actions: Set<String>
+
+        init(of owner: Owner, in host: FluxHost) {
+            self.owner = owner
+            stores = host.luaStores(ownedBy: owner).map { ($0, $0.handlers, $0.waitFor, $0.payloads) }
+            views = host.views.names(ownedBy: owner).compactMap { host.views.provider(named: $0) }
+            subscriptions = Set(host.subscriptions.values.filter { $0.owner == owner }.map(ObjectIdentifier.init))
+            actions = host.luaActions
+        }
+
+        /// Puts back what the owner had: drops what the failed run added, gives redefined stores their
+        /// handlers back, cancels the subscriptions it made.
+        func restore(in host: FluxHost) {
+            let kept = Set(stores.map { ObjectIdentifier($0.store) })
+            for store in host.luaStores(ownedBy: owner) where !kept.contains(ObjectIdentifier(store)) {
+                host.unregister(store)
+            }
+            for saved in stores {
+                saved.store.handlers = saved.handlers
+                saved.store.waitFor = saved.waitFor
+                saved.store.payloads = saved.payloads
+            }
+            for name in host.views.names(ownedBy: owner) { host.views.unregister(named: name) }
+            for view in views { try? host.views.register(view, owner: owner) }
+            for subscription in host.subscriptions.values
+            where subscription.owner == owner && !subscriptions.contains(ObjectIdentifier(subscription)) {
+                subscription.cancel()
+            }
+            for name in host.luaActions.subtracting(actions) { host.dispatcher.registry.unregister(name: name) }
+            host.luaActions = host.luaActions.intersection(actions)
+            for name in actions.subtracting(host.luaActions) { host.registerLuaAction(name) }
+            host.routesChanged()
+        }
+    }
+
+    /// The run succeeded: what the owner had and the run did not define again goes, and the subscriptions
+    /// of the last run end.
+    func replace(_ before: Snapshot, in host: FluxHost) {
+        for saved in before.stores where !stores.contains(saved.store.name) { host.unregister(saved.store) }
+        for view in before.views where !views.contains(view.name) { host.views.unregister(named: view.name) }
+        for subscription in host.subscriptions.values where before.subscriptions.contains(ObjectIdentifier(subscription)) {
+            subscription.cancel()
+        }
+        host.forgetUnhandledActions()
+        host.routesChanged()
+    }
+}
+
+extension FluxHost {
+    /// What `owner` has registered: store, view and action names, and how many subscriptions.
+    public func owned(by owner: Owner) -> (stores: [String], views: [String], actions: [String], subscriptions: Int) {
+        let stores = luaStores(ownedBy: owner)
+        return (stores.map(\.name), views.names(ownedBy: owner), Set(stores.flatMap(\.actionNames)).sorted(),
+                subscriptions.values.filter { $0.owner == owner }.count)
+    }
+
+    /// The Lua stores `owner` defined, in registration order.
+    func luaStores(ownedBy owner: Owner) -> [LuaStore] {
+        dispatcher.stores.compactMap { $0 as? LuaStore }.filter { $0.owner == owner }
+    }
+
+    /// Takes a Lua store out of dispatch.
+    func unregister(_ store: LuaStore) {
+        if let token = dispatcher.token(named: store.name) { try? dispatcher.unregister(token) }
+    }
+
+    /// Removes the action names Lua stores added that no store handles any more: dispatching one is
+    /// `unknown action` (a store that sees every action does not keep a name).
+    func forgetUnhandledActions() {
+        let stores = dispatcher.stores.filter { !$0.handlesEveryAction }
+        for name in luaActions where !stores.contains(where: { $0.handles(name) }) {
+            dispatcher.registry.unregister(name: name)
+            luaActions.remove(name)
+        }
+    }
+
+    /// Tells the dispatcher and the action resolver that handlers or action names changed.
+    func routesChanged() {
+        dispatcher.routesChanged()
+        resolver.registryChanged()
+    }
+}

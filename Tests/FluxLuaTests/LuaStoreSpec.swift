@@ -1,0 +1,115 @@
+import Flux
+import Testing
+@testable import FluxLua
+
+/// Lua stores behave like Swift stores: a change in place counts, an equal state is no change, declared
+/// payload fields are checked, and `flux.group` is all or nothing.
+@Suite("Lua stores and groups")
+struct LuaStoreSpec {
+    let world = Harness()
+
+    @Test("a handler that changes its state in place and returns nothing changes the store, and makes an undo step")
+    func inPlaceChangeCounts() throws {
+        try world.run(#"""
+        flux.store{name = "todo", state = {items = {}}, on = {
+          ["todo.add"] = function(state, action) table.insert(state.items, action.title) end,
+        }}
+        heard = 0
+        flux.subscribe("todo", function() heard = heard + 1 end)
+        flux.dispatch("todo.add", {title = "milk"})
+        """#)
+        #expect(try world.run("return flux.state('todo').items[1], heard") == [.string("milk"), .integer(2)])
+        #expect(world.dispatcher.history.undoLabels == ["todo.add"])
+    }
+
+    @Test("a new state deep-equal to the old one notifies nobody and makes no undo step")
+    func equalStateIsNoChange() throws {
+        try world.run(#"""
+        flux.store{name = "s", state = {n = 1, tags = {"a", "b"}}, on = {
+          ["s.same"] = function(state) return {n = 1, tags = {"a", "b"}} end,
+          ["s.touch"] = function(state) state.n = 2 state.n = 1 state.tags[1] = "a" end,
+          ["s.change"] = function(state) state.tags[2] = "c" end,
+        }}
+        heard = 0
+        flux.subscribe("s", function() heard = heard + 1 end)
+        flux.dispatch("s.same")
+        flux.dispatch("s.touch")
+        """#)
+        #expect(try world.run("return heard") == [.integer(1)])
+        #expect(world.dispatcher.history.undoLabels.isEmpty)
+        try world.run("flux.dispatch('s.change')")
+        #expect(try world.run("return heard, flux.state('s').tags[2]") == [.integer(2), .string("c")])
+        #expect(world.dispatcher.history.undoLabels == ["s.change"])
+    }
+
+    @Test("declared payload fields are checked as a Swift action's: unknown field, wrong type, missing field refused; optional may be left out")
+    func declaredFields() throws {
+        try world.run(#"""
+        flux.store{name = "todo", state = {items = {}},
+          actions = {["todo.add"] = {title = "string", due = "number?"}},
+          on = {["todo.add"] = function(state, action) table.insert(state.items, {title = action.title, due = action.due}) end}}
+        flux.dispatch("todo.add", {title = "milk"})
+        flux.dispatch("todo.add", {title = "bread", due = 3})
+        """#)
+        #expect(world.error("flux.dispatch('todo.add', {title = 'x', colour = 'red'})").contains("field 'colour': unknown field (fields: due, title)"))
+        #expect(world.error("flux.dispatch('todo.add', {title = 4})").contains("'title'"))
+        #expect(world.error("flux.dispatch('todo.add', {})").contains("'title'"))
+        #expect(world.error("flux.dispatch('todo.add', {title = 'x', due = 'soon'})").contains("'due'"))
+        #expect(try world.run("return #flux.state('todo').items, flux.state('todo').items[2].due") == [.integer(2), .number(3)])
+        #expect(world.error(#"flux.store{name = "bad", actions = {["bad.x"] = {a = "colour"}}, on = {["bad.x"] = function() end}}"#)
+            .contains("must be one of string, number, integer, boolean, table"))
+        #expect(world.host.payloadSummary(of: "todo.add") == "due: number?, title: string")
+    }
+
+    @Test("flux.group returns its function's results; when the function raises, every action it dispatched is rolled back and no undo step remains")
+    func groupAllOrNothing() throws {
+        try world.run(#"""
+        flux.store{name = "c", state = {n = 0}, on = {["c.up"] = function(s) s.n = s.n + 1 end}}
+        heard = {}
+        flux.subscribe("c", function(state) heard[#heard + 1] = state.n end)
+        a, b = flux.group("two", function() flux.dispatch("c.up") flux.dispatch("c.up") return "done", 2 end)
+        ok = pcall(flux.group, "broken", function()
+          flux.dispatch("c.up")
+          flux.dispatch("tally.add", {by = 5})
+          error("halfway")
+        end)
+        """#)
+        #expect(try world.run("return a, b, ok, flux.state('c').n") == [.string("done"), .integer(2), .boolean(false), .integer(2)])
+        #expect(world.tally.state.count == 0)
+        #expect(try world.run("return heard[#heard]") == [.integer(2)])
+        #expect(world.dispatcher.history.undoLabels == ["two"])
+    }
+
+    @Test("flux.group called from a subscriber groups the actions it queues: one undo step")
+    func groupFromSubscriber() throws {
+        try world.run(#"""
+        flux.store{name = "c", state = {n = 0}, on = {["c.up"] = function(s) s.n = s.n + 1 end}}
+        flux.subscribe("tally", function(state, previous)
+          if previous then flux.group("echo", function() flux.dispatch("c.up") flux.dispatch("c.up") end) end
+        end)
+        flux.dispatch("tally.add")
+        """#)
+        #expect(try world.run("return flux.state('c').n") == [.integer(2)])
+        #expect(world.dispatcher.history.undoLabels == ["tally.add", "echo"])
+        try world.dispatcher.undo()
+        #expect(try world.run("return flux.state('c').n") == [.integer(0)])
+    }
+
+    @Test("a handler's error shows the handler's own traceback: its chunk and line")
+    func handlerTraceback() throws {
+        try world.host.run(#"""
+        flux.store{name = "c", state = {}, on = {["c.fail"] = function(s)
+          local function inner() error("deep trouble") end
+          inner()
+        end}}
+        """#, chunkName: "@plugins/c.lua")
+        do {
+            try world.run("flux.dispatch('c.fail')")
+            Issue.record("no error")
+        } catch {
+            let text = world.host.describe(error)
+            #expect(text.contains("plugins/c.lua:2: deep trouble"))
+            #expect(text.contains("plugins/c.lua:3"), "the handler's frame: \(text)")
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+@testable import FluxShell
+
+/// Plugins as their author meets them: a folder of plugins loaded by the shell, files edited on disk and
+/// reloaded, mistakes that must not leave half a plugin behind, and errors that must not flood.
+@Suite("Plugins own what they register")
+final class PluginSpec {
+    let folder: String
+    let shell = ShellTranscript(features: true)
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugins-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Writes `text` to `path` inside the plugin folder, making its folders.
+    func write(_ path: String, _ text: String) throws {
+        let full = (folder as NSString).appendingPathComponent(path)
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: full, atomically: true, encoding: .utf8)
+    }
+
+    func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+
+    static let counter = #"""
+    flux.store{name = "shared", state = {n = 0}, on = {
+      ["shared.add"] = function(state, action) state.n = state.n + (action.by or 1) end,
+      ["shared.reset"] = function(state) state.n = 0 end,
+    }}
+    """#
+
+    @Test("a second plugin defining another plugin's store is refused, naming the owner and its file; the first keeps its handlers")
+    func storeBelongsToItsPlugin() throws {
+        try write("p1/init.lua", Self.counter)
+        try write("p2/init.lua", #"flux.store{name = "shared", on = {["shared.add"] = function(state) state.n = 1000 end}}"#)
+        shell.type(":load \(path("p1"))")
+        let second = shell.type(":load \(path("p2"))")
+        #expect(!second.ok)
+        #expect(second.errors.contains("store 'shared' belongs to plugin p1 (\(path("p1"))/init.lua)"))
+        #expect(shell.print(":dispatch shared.add {by = 2}") == "")
+        #expect(shell.print("flux.state('shared').n") == "2\n")
+    }
+
+    @Test("the interactive session may redefine its own store (state kept, handlers replaced), not a plugin's or a Swift one")
+    func sessionOwnsWhatItTypes() throws {
+        #expect(shell.print(#"flux.store{name = "mine", state = {n = 1}, on = {["mine.bump"] = function(s) s.n = s.n + 1 end}}"#) == "")
+        #expect(shell.print(":dispatch mine.bump") == "")
+        #expect(shell.print(#"flux.store{name = "mine", on = {["mine.bump"] = function(s) s.n = s.n + 10 end}}"#) == "")
+        #expect(shell.print(":dispatch mine.bump") == "")
+        #expect(shell.print("flux.state('mine').n") == "12\n")
+        #expect(shell.type(#"flux.store{name = "ticTacToe"}"#).errors.contains("store 'ticTacToe' belongs to the Swift features"))
+        try write("p1.lua", #"flux.store{name = "mine"}"#)
+        #expect(shell.type(":load \(path("p1.lua"))").errors.contains("store 'mine' belongs to the interactive session"))
+    }
+
+    @Test("a Lua view cannot replace a Swift view of the same name")
+    func swiftViewsAreKept() throws {
+        let result = shell.type(#"flux.view("ticTacToe", {store = "ticTacToe", render = function() return {sections = {}} end})"#)
+        #expect(result.errors.contains("view 'ticTacToe' belongs to the Swift features"))
+        #expect(shell.print(":render ticTacToe").contains("X's turn"))
+    }
+
+    @Test("a plugin that fails halfway leaves nothing registered or subscribed; the error names file and line; the others load on")
+    func loadIsATransaction() throws {
+        try write("a_broken.lua", #"""
+        flux.store{name = "half", on = {["half.do"] = function() end}}
+        flux.view("half", {store = "half", render = function() return {sections = {}} end})
+        flux.subscribe("ticTacToe", function() heard = (heard or 0) + 1 end)
+        error("not finished")
+        """#)
+        try write("b_fine.lua", Self.counter)
+        var configuration = ShellConfiguration()
+        configuration.plugins = [folder]
+        var errors = ""
+        let loaded = Shell(configuration: configuration, write: { _ in }, writeError: { errors += $0 })
+        #expect(errors.contains("a_broken.lua:4: not finished"))
+        #expect(loaded.dispatcher.store(named: "half") == nil)
+        #expect(loaded.dispatcher.store(named: "shared") != nil)
+        #expect(!loaded.host.views.names.contains("half"))
+        #expect(!loaded.dispatcher.registry.contains("half.do"))
+        loaded.execute("heard = 0")
+        loaded.execute(":dispatch ticTacToe.placeToken {index = 0}")
+        #expect(try loaded.host.run("return heard") == [.integer(0)])
+    }
+
+    @Test("a reload after editing files on disk replaces the plugin: edited modules re-read, dropped actions and views gone, state kept, old subscriptions ended")
+    func reloadReplaces() throws {
+        try write("p1/init.lua", #"""
+        local util = require "util"
+        flux.store{name = "shared", state = {n = 0}, on = {
+          ["shared.add"] = function(state) state.n = state.n + util.step end,
+          ["shared.old"] = function(state) state.n = -1 end,
+        }}
+        flux.view("old", {store = "shared", render = function() return {sections = {}} end})
+        flux.subscribe("shared", function(state) heard_v1 = (heard_v1 or 0) + 1 end)
+        """#)
+        try write("p1/util.lua", "return {step = 1}")
+        shell.type(":load \(path("p1"))")
+        #expect(shell.print(":dispatch shared.add") == "")
+
+        try write("p1/init.lua", #"""
+        local util = require "util"
+        flux.store{name = "shared", on = {["shared.add"] = function(state) state.n = state.n + util.step end}}
+        flux.subscribe("shared", function(state) heard_v2 = (heard_v2 or 0) + 1 end)
+        """#)
+        try write("p1/util.lua", "return {step = 100}")
+        #expect(shell.print(":reload p1") == "reloaded p1\n")
+        shell.type("heard_v1, heard_v2 = 0, 0")
+        #expect(shell.print(":dispatch shared.add") == "")
+        #expect(shell.print("flux.state('shared').n") == "101\n")
+        #expect(shell.print("heard_v1, heard_v2") == "0\t1\n")
+        #expect(shell.type(":dispatch shared.old").errors.contains("unknown action 'shared.old'"))
+        #expect(!shell.print(":views").contains("old"))
+    }
+
+    @Test("a reload that fails leaves the old version exactly as it was: handlers, views, subscriptions")
+    func failedReloadKeepsTheOldVersion() throws {
+        try write("p1.lua", #"""
+        flux.store{name = "shared", state = {n = 0}, on = {["shared.add"] = function(state) state.n = state.n + 1 end}}
+        flux.view("shared", {store = "shared", render = function(s) return {sections = {{header = "n=" .. s.n, cells = {}}}} end})
+        flux.subscribe("shared", function() heard = (heard or 0) + 1 end)
+        """#)
+        shell.type(":load \(path("p1.lua"))")
+        try write("p1.lua", #"""
+        flux.store{name = "shared", on = {["shared.add"] = function(state) state.n = 999 end}}
+        flux.store{name = "extra"}
+        flux.subscribe("shared", function() heard_new = true end)
+        local x = nil + 1
+        """#)
+        let result = shell.type(":reload p1")
+        #expect(!result.ok)
+        #expect(result.errors.contains("p1.lua:4:"))
+        shell.type("heard, heard_new = 0, nil")
+        #expect(shell.print(":dispatch shared.add") == "")
+        #expect(shell.print("flux.state('shared').n, heard, heard_new") == "1\t1\tnil\n")
+        #expect(shell.print(":render shared").contains("n=1"))
+        #expect(shell.type(":state extra").errors.contains("unknown store"))
+        #expect(shell.print(":plugins").contains("last error: \(path("p1.lua")):4:"))
+    }
+
+    @Test(":reload with no name reloads every plugin and reports each, never stopping at the first failure")
+    func reloadAll() throws {
+        try write("p1.lua", "flux.store{name = 'one'}")
+        try write("p2.lua", "flux.store{name = 'two'}")
+        try write("p3.lua", "flux.store{name = 'three'}")
+        for name in ["p1", "p2", "p3"] { shell.type(":load \(path(name + ".lua"))") }
+        try write("p2.lua", "error('p2 is broken')")
+        let result = shell.type(":reload")
+        #expect(result.output == "reloaded p1\nreloaded p3\n")
+        #expect(result.errors.contains("p2: error \(path("p2.lua")):1: p2 is broken"))
+        #expect(shell.print(":stores").contains("two"))
+    }
+
+    @Test("two plugins' util.lua never meet: require finds the plugin's own module first")
+    func privateModules() throws {
+        try write("p1/util.lua", "return {who = 'p1'}")
+        try write("p1/init.lua", "p1_util = require('util').who")
+        try write("p2/util.lua", "return {who = 'p2'}")
+        try write("p2/init.lua", "p2_util = require('util').who")
+        shell.type(":load \(path("p1"))")
+        shell.type(":load \(path("p2"))")
+        #expect(shell.print("p1_util, p2_util") == "p1\tp2\n")
+    }
+
+    @Test(":actions shows the payload fields a Lua store declares")
+    func actionsShowFields() throws {
+        shell.type(#"flux.store{name = "todo", actions = {["todo.add"] = {title = "string", due = "number?"}}, on = {["todo.add"] = function() end, ["todo.clear"] = function() end}}"#)
+        #expect(shell.print(":actions todo") == "todo.add  {due: number?, title: string}\ntodo.clear\n")
+    }
+
+    @Test(":plugins lists each plugin, its path, what it owns and its last error")
+    func listPlugins() throws {
+        try write("p1/init.lua", Self.counter + "\nflux.subscribe('shared', function() end)")
+        shell.type(":load \(path("p1"))")
+        let listing = shell.print(":plugins")
+        #expect(listing.contains("p1  \(path("p1"))/init.lua"))
+        #expect(listing.contains("stores: shared"))
+        #expect(listing.contains("actions: shared.add, shared.reset"))
+        #expect(listing.contains("subscriptions: 1"))
+        #expect(!listing.contains("last error"))
+    }
+
+    @Test("a subscriber failing on 10,000 dispatches prints its error once in full and one summary line; :errors counts them")
+    func errorsDoNotFlood() throws {
+        shell.type(#"flux.store{name = "c", state = {n = 0}, on = {["c.up"] = function(s) s.n = s.n + 1 end}}"#)
+        shell.type(#"flux.subscribe("c", function(state) if state.n > 0 then error("broken subscriber") end end)"#)
+        let result = shell.type("for i = 1, 10000 do flux.dispatch('c.up') end")
+        #expect(result.ok)
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines.count < 12, "\(lines.count) lines of errors")
+        #expect(result.errors.components(separatedBy: "broken subscriber").count - 1 == 1)
+        #expect(result.errors.contains("stack traceback"))
+        #expect(lines.last?.hasPrefix("… the same error 9,999 more times") == true)
+        #expect(shell.print(":errors").contains("10000×  subscriber of 'c': stdin:1: broken subscriber"))
+    }
+
+    @Test("fluxsh with a folder of two plugins, one subscriber failing 10,000 times: a handful of lines, not 10,000 tracebacks")
+    func floodInTheBinary() throws {
+        try write("p1/init.lua", Self.counter)
+        try write("p2/init.lua", #"flux.subscribe("shared", function(state) if state.n > 0 then error("p2 cannot keep up") end end)"#)
+        let run = try FluxshProcess.run(["--no-color", "--no-session", "--plugins", folder],
+                                        input: "for i = 1, 10000 do flux.dispatch('shared.add') end\n:errors\n")
+        let lines = run.errors.split(separator: "\n")
+        #expect(lines.count < 12, "\(lines.count) lines of errors:\n\(run.errors.prefix(2000))")
+        #expect(run.errors.contains("p2/init.lua:1: p2 cannot keep up"))
+        #expect(run.errors.contains("… the same error 9,999 more times (subscriber of 'shared')"))
+        #expect(run.output.contains("10000×  subscriber of 'shared'"))
+    }
+}
