@@ -24,6 +24,8 @@ public final class FluxHost {
     public let views = ViewRegistry()
     /// How `flux.render` lays out tables.
     public var renderOptions = RenderOptions(width: 80, color: false, unicode: true)
+    /// The payload fields scripts declared for their actions, by action name (see ``payloadFields(of:)``).
+    public var declaredPayloadFields: [String: PayloadFields] = [:]
     /// Where errors nobody can catch are written (a subscriber's, a plugin's); standard error by default.
     public var report: (String) -> Void = { message in
         try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))

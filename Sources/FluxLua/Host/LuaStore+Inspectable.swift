@@ -1,0 +1,10 @@
+import Flux
+
+extension LuaStore: InspectableStore {
+    func encodable(snapshot: Any) -> (any Encodable)? {
+        (snapshot as? LuaRef).map { LuaTableState(host: host, table: $0) }
+    }
+
+    var waitsFor: [String] { waitFor }
+    var owner: String { "Lua" }
+}

@@ -1,0 +1,142 @@
+import Flux
+import FluxLua
+
+extension Shell {
+    private func arguments(of name: String, _ text: String) -> CommandArguments {
+        CommandArguments(text, for: Self.command(named: name)!)
+    }
+
+    /// `:log on|off`; alone, says whether it is on.
+    func log(_ text: String) throws {
+        switch try arguments(of: "log", text).optional() {
+        case nil: print(isLogging ? "logging every action (:log off stops)" : "not logging (:log on starts)")
+        case "on":
+            isLogging = true
+            print("logging every action: its payload and what it changed (:log off stops)")
+        case "off":
+            isLogging = false
+            print("stopped logging")
+        default: throw ShellCommandError.usage(Self.command(named: "log")!)
+        }
+    }
+
+    /// The heading `:watch` prints above a view's patch: the action and what it changed in the view's store.
+    func watchHeading(for view: String) -> String {
+        guard let name = host.views.provider(named: view)?.store, let store = dispatcher.store(named: name),
+              let (action, diff) = monitor.pendingDiff(of: store) else { return "" }
+        let text = ActionText(host.renderOptions)
+        return ([text.action(action)] + text.changes([diff], maximum: 10)).joined(separator: "\n") + "\n"
+    }
+
+    /// `:undo [count]`, `:redo [count]`.
+    func travel(_ text: String, undo: Bool) throws {
+        let command = Self.command(named: undo ? "undo" : "redo")!
+        var count = 1
+        if let word = try arguments(of: command.name, text).optional() {
+            guard let number = Int(word), number > 0 else { throw ShellCommandError.usage(command) }
+            count = number
+        }
+        var labels: [String] = []
+        for _ in 0 ..< count {
+            let history = dispatcher.history
+            guard let label = undo ? history.undoLabels.last : history.redoLabels.first,
+                  undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
+            labels.append(label)
+        }
+        guard !labels.isEmpty else { return print(undo ? "nothing to undo" : "nothing to redo") }
+        let verb = undo ? "undid " : "redid "
+        print(labels.count == 1 ? verb + labels[0] : verb + "\(labels.count) steps: " + labels.joined(separator: ", "))
+    }
+
+    /// `:history`: the undo steps with their payloads and the stores each changed.
+    func listSteps() {
+        let history = dispatcher.history
+        let steps = history.steps
+        let entries = steps.undo + steps.redo.reversed()
+        guard !entries.isEmpty else { return print("no history yet") }
+        let seen = monitor.steps(of: history)
+        let text = ActionText(host.renderOptions)
+        let width = String(entries.count).count
+        var lines: [String] = []
+        for (index, entry) in entries.enumerated() {
+            if index == steps.undo.count { lines.append("  ── now (:undo goes up, :redo down) ──") }
+            let number = String(index + 1)
+            let lead = "  " + String(repeating: " ", count: width - number.count) + number + ". "
+            let stores = seen?[index].stores ?? entry.changes.map(\.target.name)
+            let tail = "  → " + stores.joined(separator: ", ") + (index >= steps.undo.count ? "  (undone)" : "")
+            var what = entry.label
+            if let step = seen?[index] {
+                what = step.actions.count == 1 && step.group == nil
+                    ? text.action(step.actions[0], limit: text.width - lead.count - tail.count)
+                    : "\(step.label) (\(step.actions.count) action\(step.actions.count == 1 ? "" : "s"))"
+            }
+            lines.append(lead + what + tail)
+        }
+        if steps.undo.count == entries.count { lines.append("  ── now (:undo goes up, :redo down) ──") }
+        print(lines.joined(separator: "\n"))
+    }
+
+    /// `:show N`: every path step N of `:history` changed.
+    func show(_ text: String) throws {
+        let command = Self.command(named: "show")!
+        guard let number = Int(try arguments(of: "show", text).one()) else { throw ShellCommandError.usage(command) }
+        let steps = dispatcher.history.steps
+        let entries = steps.undo + steps.redo.reversed()
+        guard entries.indices.contains(number - 1) else {
+            throw ShellCommandError.failed(entries.isEmpty ? "no history yet" : "no step \(number): :history lists steps 1-\(entries.count)")
+        }
+        let index = number - 1
+        let seen = monitor.steps(of: dispatcher.history)
+        let text = ActionText(host.renderOptions)
+        var lines = ["\(number). " + (seen.map { step in
+            step[index].actions.count == 1 && step[index].group == nil ? text.action(step[index].actions[0]) : step[index].label
+        } ?? entries[index].label) + (index >= steps.undo.count ? "  (undone)" : "")]
+        if let step = seen?[index], step.actions.count > 1 {
+            lines += step.actions.map { "   " + text.action($0, limit: text.width - 3) }
+        }
+        lines += text.changes(StepDiff.diffs(ofStep: index, undo: steps.undo, redo: steps.redo))
+        print(lines.joined(separator: "\n"))
+    }
+
+    /// `:goto N`: undoes or redoes until the state is the one right after step N of `:history` (0: before
+    /// the first).
+    func goTo(_ text: String) throws {
+        let command = Self.command(named: "goto")!
+        guard let number = Int(try arguments(of: "goto", text).one()), number >= 0 else { throw ShellCommandError.usage(command) }
+        let steps = dispatcher.history.steps
+        let total = steps.undo.count + steps.redo.count
+        guard number <= total else {
+            throw ShellCommandError.failed(total == 0 ? "no history yet" : "no step \(number): :history lists steps 1-\(total) (0 is before the first)")
+        }
+        let done = steps.undo.count
+        guard number != done else { return print("already at step \(number)") }
+        let undo = number < done
+        for _ in 0 ..< abs(number - done) {
+            guard undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
+        }
+        print("at step \(number) of \(total)" + (number == 0 ? " (before the first)" : ": after " + dispatcher.history.undoLabels.last!))
+    }
+}
+
+extension Shell {
+    /// `:help flux.NAME`, or `:help flux` for the list of functions.
+    func helpFlux(_ name: String) throws {
+        if name == "flux" || name == "flux." {
+            let width = FluxReference.functions.map(\.signature.count).max() ?? 0
+            return print(FluxReference.functions.map { function in
+                let summary = function.summary.prefix { $0 != ";" && $0 != ":" }
+                let line = "  " + function.signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + summary
+                return line.count <= host.renderOptions.width ? line : "  " + function.signature + "\n      " + summary
+            }.joined(separator: "\n") + "\n:help flux.NAME shows one with an example.")
+        }
+        guard let function = FluxReference.function(named: name) else {
+            throw ShellCommandError.failed("flux has no function '\(name.dropFirst(5))' (:help flux lists them)")
+        }
+        print(FluxReference.help(function, width: host.renderOptions.width))
+    }
+
+    /// The payload fields of an action, for `:actions` and Tab.
+    func payloadFields(of action: String) -> PayloadFields? {
+        host.payloadFields(of: action)
+    }
+}
