@@ -20,9 +20,10 @@ extension Shell {
         }
     }
 
-    /// The heading `:watch` prints above a view's patch: the action and what it changed in the view's store.
+    /// The heading `:watch` prints above a view's patch: the action and what it changed in the view's
+    /// store (none while `:log` is on: its entry says it, for every store).
     func watchHeading(for view: String) -> String {
-        guard let name = host.views.provider(named: view)?.store, let store = dispatcher.store(named: name),
+        guard !isLogging, let name = host.views.provider(named: view)?.store, let store = dispatcher.store(named: name),
               let (action, diff) = monitor.pendingDiff(of: store) else { return "" }
         let text = ActionText(host.renderOptions)
         return ([text.action(action)] + text.changes([diff], maximum: 10)).joined(separator: "\n") + "\n"
@@ -88,9 +89,11 @@ extension Shell {
         let index = number - 1
         let seen = monitor.steps(of: dispatcher.history)
         let text = ActionText(host.renderOptions)
-        var lines = ["\(number). " + (seen.map { step in
-            step[index].actions.count == 1 && step[index].group == nil ? text.action(step[index].actions[0]) : step[index].label
-        } ?? entries[index].label) + (index >= steps.undo.count ? "  (undone)" : "")]
+        let lead = "\(number). ", tail = index >= steps.undo.count ? "  (undone)" : ""
+        var lines = [lead + (seen.map { step in
+            step[index].actions.count == 1 && step[index].group == nil
+                ? text.action(step[index].actions[0], limit: text.width - lead.count - tail.count) : step[index].label
+        } ?? entries[index].label) + tail]
         if let step = seen?[index], step.actions.count > 1 {
             lines += step.actions.map { "   " + text.action($0, limit: text.width - 3) }
         }
