@@ -115,7 +115,7 @@ extension Shell {
         }
         guard !names.isEmpty else { return print("no actions") }
         print(names.sorted().map { name in
-            payloadFields(of: name).map { name + " " + $0.description } ?? name
+            payloadFields(of: name).flatMap { $0.fields.isEmpty ? nil : name + " " + $0.description } ?? name
         }.joined(separator: "\n"))
     }
 

@@ -4,8 +4,9 @@
 struct PayloadFieldDecoder: Decoder {
     /// What the decoding asked for.
     final class Recorder {
-        /// Whether the top level was read as keyed fields.
-        var isKeyed = false
+        /// Whether the top level was read as one value or a list, not as fields (a script's action,
+        /// which takes any table).
+        var isRaw = false
         var fields: [PayloadFields.Field] = []
 
         func record(_ name: String, _ type: String, optional: Bool) {
@@ -38,18 +39,19 @@ struct PayloadFieldDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        recorder?.isKeyed = true
         shape?.set("table")
         return KeyedDecodingContainer(Keyed<Key>(recorder: recorder, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        recorder?.isRaw = true
         shape?.set("list")
         return Unkeyed(codingPath: codingPath)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        Single(shape: shape, codingPath: codingPath)
+        recorder?.isRaw = true
+        return Single(shape: shape, codingPath: codingPath)
     }
 
     /// The Lua type name of a primitive Swift type, or nil for any other.
@@ -64,11 +66,29 @@ struct PayloadFieldDecoder: Decoder {
     }
 
     /// A made-up value of `type`, and the Lua type its decoding asked for.
-    static func sample<T: Decodable>(_ type: T.Type, codingPath: [any CodingKey]) throws -> (T, String) {
+    ///
+    /// - Throws: when no value could be made up (an enum whose cases the made-up raw value is none of),
+    ///   with the type found until then.
+    static func sample<T: Decodable>(_ type: T.Type, codingPath: [any CodingKey]) throws(Unmade) -> (T, String) {
         if let value = primitive(type) { return (value, luaType(of: type)!) }
         let shape = Shape()
-        let value = try T(from: PayloadFieldDecoder(shape: shape, codingPath: codingPath))
-        return (value, shape.type ?? "value")
+        if let cases = type as? any CaseIterable.Type, let first = firstCase(of: cases) as? T {
+            _ = try? T(from: PayloadFieldDecoder(shape: shape, codingPath: codingPath))
+            return (first, shape.type ?? "value")
+        }
+        do {
+            return (try T(from: PayloadFieldDecoder(shape: shape, codingPath: codingPath)), shape.type ?? "value")
+        } catch {
+            throw Unmade(type: shape.type ?? "value", underlying: error)
+        }
+    }
+
+    private static func firstCase<C: CaseIterable>(of type: C.Type) -> Any? { type.allCases.first }
+
+    /// A value that could not be made up, and the Lua type its decoding asked for.
+    struct Unmade: Error {
+        let type: String
+        let underlying: any Error
     }
 
     static func primitive<T>(_ type: T.Type) -> T? {
@@ -100,16 +120,38 @@ struct PayloadFieldDecoder: Decoder {
         func decodeNil(forKey key: Key) throws -> Bool { false }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            let (value, name) = try PayloadFieldDecoder.sample(type, codingPath: codingPath + [key])
-            recorder?.record(key.stringValue, name, optional: false)
-            return value
+            do {
+                let (value, name) = try PayloadFieldDecoder.sample(type, codingPath: codingPath + [key])
+                recorder?.record(key.stringValue, name, optional: false)
+                return value
+            } catch {
+                // The field counts; the decoding stops here, so later fields stay unknown.
+                recorder?.record(key.stringValue, error.type, optional: false)
+                throw error.underlying
+            }
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            let (value, name) = try PayloadFieldDecoder.sample(type, codingPath: codingPath + [key])
-            recorder?.record(key.stringValue, name, optional: true)
-            return value
+            do {
+                let (value, name) = try PayloadFieldDecoder.sample(type, codingPath: codingPath + [key])
+                recorder?.record(key.stringValue, name, optional: true)
+                return value
+            } catch {
+                // An optional field can be left out: the decoding goes on to the next.
+                recorder?.record(key.stringValue, error.type, optional: true)
+                return nil
+            }
         }
+
+        // The standard library's own versions of these would ask `decodeNil` and lose the `?`.
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(Box<Bool>.self, forKey: key)?.value }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(Box<String>.self, forKey: key)?.value }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(Box<Double>.self, forKey: key)?.value }
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(Box<Float>.self, forKey: key)?.value }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(Box<Int>.self, forKey: key)?.value }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIfPresent(Box<Int64>.self, forKey: key)?.value }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIfPresent(Box<Int32>.self, forKey: key)?.value }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIfPresent(Box<UInt>.self, forKey: key)?.value }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
             recorder?.record(key.stringValue, "table", optional: false)
@@ -123,6 +165,12 @@ struct PayloadFieldDecoder: Decoder {
 
         func superDecoder() throws -> any Decoder { PayloadFieldDecoder(shape: Shape(), codingPath: codingPath) }
         func superDecoder(forKey key: Key) throws -> any Decoder { PayloadFieldDecoder(shape: Shape(), codingPath: codingPath + [key]) }
+    }
+
+    /// A primitive decoded through the generic path, so that ``Keyed/decodeIfPresent(_:forKey:)`` sees it.
+    private struct Box<Value: Decodable>: Decodable {
+        let value: Value
+        init(from decoder: any Decoder) throws { value = try Value(from: decoder) }
     }
 
     /// An empty list: nothing inside a list is a top-level field.

@@ -39,10 +39,11 @@ public struct PayloadFields: Equatable, Sendable, CustomStringConvertible {
     /// decoder that records what is asked of it. Nil when the action does not read a keyed payload
     /// (a script's action, which takes any table).
     public init?(deriving name: String, registry: ActionRegistry) {
+        guard registry.contains(name) else { return nil }
         let recorder = PayloadFieldDecoder.Recorder()
         // The action's own checks may refuse the made-up values; the fields asked for until then count.
         _ = try? registry.decode(name, from: PayloadFieldDecoder(recorder: recorder, codingPath: []))
-        guard recorder.isKeyed else { return nil }
+        guard !recorder.isRaw else { return nil }
         self.init(recorder.fields)
     }
 

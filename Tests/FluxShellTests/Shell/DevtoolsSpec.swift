@@ -89,9 +89,9 @@ import Testing
         let shell = Self.shellWithTodo()
         #expect(shell.print(":actions ticTacToe") == "ticTacToe.placeToken {index: integer}\nticTacToe.reset\n")
         #expect(shell.print(":actions issues") == """
-            issues.assign {id: integer, assignee: string}
+            issues.assign {id: integer, assignee: string?}
             issues.close {id: integer}
-            issues.create {title: string, assignee: string}
+            issues.create {title: string, assignee: string?}
             issues.edit {id: integer, title: string}
             issues.reopen {id: integer}
             issues.selectBlueprint {blueprint: string}
