@@ -119,28 +119,31 @@ struct PayloadFieldDecoder: Decoder {
         func contains(_ key: Key) -> Bool { true }
         func decodeNil(forKey key: Key) throws -> Bool { false }
 
-        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        /// A made-up value for the field `key`, which is recorded with its type even when no value
+        /// could be made.
+        private func field<T: Decodable>(_ type: T.Type, _ key: Key, optional: Bool) throws(Unmade) -> T {
             do {
                 let (value, name) = try PayloadFieldDecoder.sample(type, codingPath: codingPath + [key])
-                recorder?.record(key.stringValue, name, optional: false)
+                recorder?.record(key.stringValue, name, optional: optional)
                 return value
             } catch {
-                // The field counts; the decoding stops here, so later fields stay unknown.
-                recorder?.record(key.stringValue, error.type, optional: false)
+                recorder?.record(key.stringValue, error.type, optional: optional)
+                throw error
+            }
+        }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            do {
+                return try field(type, key, optional: false)
+            } catch {
+                // The decoding stops here, so later fields stay unknown.
                 throw error.underlying
             }
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            do {
-                let (value, name) = try PayloadFieldDecoder.sample(type, codingPath: codingPath + [key])
-                recorder?.record(key.stringValue, name, optional: true)
-                return value
-            } catch {
-                // An optional field can be left out: the decoding goes on to the next.
-                recorder?.record(key.stringValue, error.type, optional: true)
-                return nil
-            }
+            // An optional field can be left out: the decoding goes on to the next.
+            try? field(type, key, optional: true)
         }
 
         // The standard library's own versions of these would ask `decodeNil` and lose the `?`.
