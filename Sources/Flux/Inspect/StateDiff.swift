@@ -66,6 +66,11 @@ public struct StateDiff: Equatable, Sendable {
                 compare(index < a.count ? a[index] : .null, index < b.count ? b[index] : .null,
                         at: path + "[\(index + 1)]", into: &changes)
             }
+        // An empty Lua table reads as no fields, a filled one as a list: still the same list.
+        case let (.object(a), .array) where a.isEmpty:
+            compare(.array([]), new, at: path, into: &changes)
+        case let (.array, .object(b)) where b.isEmpty:
+            compare(old, .array([]), at: path, into: &changes)
         case let (.object(a), .object(b)):
             let before = Dictionary(a.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             let after = Dictionary(b.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })

@@ -10,7 +10,10 @@ final class ActionMonitor: Middleware {
     /// One undo step as the user took it: an action, or a group of them.
     struct Step {
         let label: String
+        /// The step's first actions (a group keeps at most ``keptActions``).
         var actions: [any Action]
+        /// How many actions the step holds.
+        var count = 1
         /// The stores it changed, in the order they first changed.
         var stores: [String]
         let group: Int?
@@ -27,6 +30,9 @@ final class ActionMonitor: Middleware {
     var wantsStates: () -> Bool = { false }
     /// Told of every action while states are taken.
     var onReport: ((Report) -> Void)?
+
+    /// The most actions a group's step keeps, so that a group of a million actions costs no more.
+    static let keptActions = 100
 
     private(set) var done: [Step] = []
     private(set) var undone: [Step] = []
@@ -75,7 +81,8 @@ final class ActionMonitor: Middleware {
     private func remember(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
         let group = dispatcher.currentGroup
         if let group, var last = done.last, last.group == group.id {
-            last.actions.append(action)
+            if last.actions.count < Self.keptActions { last.actions.append(action) }
+            last.count += 1
             last.stores += changed.filter { !last.stores.contains($0) }
             done[done.count - 1] = last
             return

@@ -67,9 +67,9 @@ extension Shell {
             let tail = "  → " + stores.joined(separator: ", ") + (index >= steps.undo.count ? "  (undone)" : "")
             var what = entry.label
             if let step = seen?[index] {
-                what = step.actions.count == 1 && step.group == nil
+                what = step.count == 1 && step.group == nil
                     ? text.action(step.actions[0], limit: text.width - lead.count - tail.count)
-                    : "\(step.label) (\(step.actions.count) action\(step.actions.count == 1 ? "" : "s"))"
+                    : "\(step.label) (\(step.count) action\(step.count == 1 ? "" : "s"))"
             }
             lines.append(lead + what + tail)
         }
@@ -91,13 +91,14 @@ extension Shell {
         let text = ActionText(host.renderOptions)
         let lead = "\(number). ", tail = index >= steps.undo.count ? "  (undone)" : ""
         var lines = [lead + (seen.map { step in
-            step[index].actions.count == 1 && step[index].group == nil
+            step[index].count == 1 && step[index].group == nil
                 ? text.action(step[index].actions[0], limit: text.width - lead.count - tail.count) : step[index].label
         } ?? entries[index].label) + tail]
-        if let step = seen?[index], step.actions.count > 1 {
+        if let step = seen?[index], step.count > 1 {
             lines += step.actions.map { "   " + text.action($0, limit: text.width - 3) }
+            if step.count > step.actions.count { lines.append("   \(text.unicode ? "…" : "...") and \(step.count - step.actions.count) more actions") }
         }
-        lines += text.changes(StepDiff.diffs(ofStep: index, undo: steps.undo, redo: steps.redo))
+        lines += text.changes(StepDiff.diffs(ofStep: index, undo: steps.undo, redo: steps.redo), maximum: .max)
         print(lines.joined(separator: "\n"))
     }
 

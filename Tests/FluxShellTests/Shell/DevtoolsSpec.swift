@@ -39,7 +39,7 @@ import Testing
             """)
         #expect(shell.print(":dispatch todo.add {title = \"milk\"}") == """
             todo.add {title = "milk"}
-              todo.items: {} → {{done = false, title = "milk"}}
+              todo.items[1]: nil → {done = false, title = "milk"}
 
             """)
         let failed = shell.type(":dispatch todo.add {title = \"\"}")
@@ -76,7 +76,7 @@ import Testing
         #expect(shell.print(":watch todo") == "watching todo: its changes print after every action\n")
         #expect(shell.print(":dispatch todo.add {title = \"milk\"}") == """
             todo.add {title = "milk"}
-              todo.items: {} → {{done = false, title = "milk"}}
+              todo.items[1]: nil → {done = false, title = "milk"}
             todo:
             + Todo: milk
 
@@ -167,6 +167,22 @@ import Testing
         #expect(shell.print("#flux.state('todo').items") == "0\n")
         #expect(shell.type(":show 4").errors == "no step 4: :history lists steps 1-3\n")
         #expect(shell.type(":goto 4").errors == "no step 4: :history lists steps 1-3 (0 is before the first)\n")
+    }
+
+    @Test("a group of many actions is one step that keeps its first actions and counts the rest")
+    func bigGroup() {
+        let shell = Self.shellWithTodo()
+        shell.type("flux.group('many', function() for i = 1, 150 do flux.dispatch('todo.add', {title = 't' .. i}) end end)")
+        #expect(shell.print(":history") == "  1. many (150 actions)  → todo\n  ── now (:undo goes up, :redo down) ──\n")
+        let lines = shell.print(":show 1").split(separator: "\n").map(String.init)
+        #expect(lines.first == "1. many")
+        #expect(lines[1] == "   todo.add {title = \"t1\"}")
+        #expect(lines[100] == "   todo.add {title = \"t100\"}")
+        #expect(lines[101] == "   … and 50 more actions")
+        #expect(lines[102] == "  todo.items[1]: nil → {done = false, title = \"t1\"}")
+        // :show is the full diff.
+        #expect(lines.last == "  todo.items[150]: nil → {done = false, title = \"t150\"}")
+        #expect(lines.count == 252)
     }
 
     @Test(":graph draws stores, wait_for edges, derived stores and views; ASCII without UTF-8; --dot for Graphviz")
