@@ -286,6 +286,7 @@ extension Shell {
         let progress = ProgressLine(label: "replaying \(path):")
         defer { progress.finish() }
         let interrupted = { SignalInterrupts.interruptPending }
+        let steps = monitor.steps
         do {
             // All or nothing: a line the stores refuse, or Ctrl-C between entries (or in a Lua handler),
             // puts every store and the undo history back.
@@ -298,6 +299,7 @@ extension Shell {
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
         } catch {
             progress.finish()
+            monitor.steps = steps
             if interrupted() || (error as? ReplayError)?.isStopped == true {
                 throw ShellCommandError.failed("interrupted: nothing of \(path) was applied")
             }

@@ -65,6 +65,12 @@ final class ActionMonitor: Middleware {
         }
     }
 
+    /// The steps as they are: what a replay that fails puts back, as the dispatcher puts back its history.
+    var steps: (done: [Step], undone: [Step]) {
+        get { (done, undone) }
+        set { (done, undone) = newValue }
+    }
+
     /// What the action being dispatched changed in `store` so far, if states were taken before it.
     func pendingDiff(of store: any StoreProtocol) -> (action: any Action, diff: StateDiff)? {
         guard let pending, let diff = diff(of: store, before: pending.before[store.name]) else { return nil }

@@ -16,7 +16,8 @@ struct ActionText {
     /// `ticTacToe.placeToken {index = 4}`; an action without payload fields is its name alone.
     func action(_ action: any Action, limit: Int? = nil) -> String {
         guard let payload = try? StateValue(encoding: action) else { return action.name }
-        if case let .object(fields) = payload, fields.isEmpty { return action.name }
+        // No fields: a Swift action without any, or a script's empty table (read back from a log as a list).
+        if payload == .object([]) || payload == .array([]) { return action.name }
         let room = max(12, (limit ?? width) - action.name.count - 1)
         return action.name + " " + payload.text(limit: room, unicode: unicode)
     }

@@ -65,13 +65,20 @@ extension Shell {
             let lead = "  " + String(repeating: " ", count: width - number.count) + number + ". "
             let stores = seen?[index].stores ?? entry.changes.map(\.target.name)
             let tail = "  → " + stores.joined(separator: ", ") + (index >= steps.undo.count ? "  (undone)" : "")
+            let single: (any Action)? = seen.flatMap { $0[index].count == 1 && $0[index].group == nil ? $0[index].actions[0] : nil }
             var what = entry.label
-            if let step = seen?[index] {
-                what = step.count == 1 && step.group == nil
-                    ? text.action(step.actions[0], limit: text.width - lead.count - tail.count)
-                    : "\(step.label) (\(step.count) action\(step.count == 1 ? "" : "s"))"
+            if let single {
+                what = text.action(single, limit: .max)
+            } else if let step = seen?[index] {
+                what = "\(step.label) (\(step.count) action\(step.count == 1 ? "" : "s"))"
             }
-            lines.append(lead + what + tail)
+            if lead.count + what.count + tail.count <= text.width {
+                lines.append(lead + what + tail)
+            } else {
+                // Too long for one line: the stores go on the next, under the action.
+                lines.append(lead + (single.map { text.action($0, limit: text.width - lead.count) } ?? what))
+                lines.append(String(repeating: " ", count: lead.count) + tail.dropFirst(2))
+            }
         }
         if steps.undo.count == entries.count { lines.append("  ── now (:undo goes up, :redo down) ──") }
         print(lines.joined(separator: "\n"))

@@ -44,6 +44,8 @@ struct SessionCrashSpec {
     static func digest(of output: String) -> String {
         output.split(separator: "\n").filter { !$0.hasPrefix("file ") && !$0.hasPrefix("session ") && !$0.hasPrefix("@@") }
             .map { $0.hasPrefix("journal ") ? $0.components(separatedBy: " action")[0] : String($0) } // not the rows or bytes
+            // A restored undo step lists its label alone: the payloads the running shell shows are left out.
+            .map { $0.replacingOccurrences(of: #"^(\s+\d+\. \S+).*?(  → .*)$"#, with: "$1$2", options: .regularExpression) }
             .joined(separator: "\n")
     }
 
