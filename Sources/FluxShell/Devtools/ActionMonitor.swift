@@ -80,8 +80,10 @@ final class ActionMonitor: Middleware {
     /// The steps of `history`, oldest first (undone ones after the others), when this monitor saw
     /// them all; nil when the history was filled another way (a session restored it).
     func steps(of history: History) -> [Step]? {
-        guard done.map(\.label) == history.undoLabels, undone.reversed().map(\.label) == history.redoLabels else { return nil }
-        return done + undone.reversed()
+        let undoLabels = history.undoLabels
+        let kept = done.suffix(undoLabels.count)
+        guard kept.map(\.label) == undoLabels, undone.reversed().map(\.label) == history.redoLabels else { return nil }
+        return kept + undone.reversed()
     }
 
     private func remember(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
@@ -95,7 +97,9 @@ final class ActionMonitor: Middleware {
         }
         guard dispatcher.history.limit > 0 else { return }
         done.append(Step(label: group?.label ?? action.name, actions: [action], stores: changed, group: group?.id))
-        if done.count > dispatcher.history.limit { done.removeFirst(done.count - dispatcher.history.limit) }
+        // Trimmed in batches, so that a long run of actions does not move the whole list at each one.
+        let limit = dispatcher.history.limit
+        if done.count > 2 * limit { done.removeFirst(done.count - limit) }
         undone.removeAll()
     }
 

@@ -185,6 +185,16 @@ import Testing
         #expect(lines.count == 252)
     }
 
+    @Test(":history past the undo limit lists the last 100 steps with their own payloads")
+    func pastTheLimit() {
+        let shell = Self.shellWithTodo()
+        shell.type("for i = 1, 250 do flux.dispatch('todo.add', {title = 't' .. i}) end")
+        let lines = shell.print(":history").split(separator: "\n").map(String.init)
+        #expect(lines.count == 101)
+        #expect(lines.first == "    1. todo.add {title = \"t151\"}  → todo")
+        #expect(lines[99] == "  100. todo.add {title = \"t250\"}  → todo")
+    }
+
     @Test(":graph draws stores, wait_for edges, derived stores and views; ASCII without UTF-8; --dot for Graphviz")
     func graph() {
         let tree = """
