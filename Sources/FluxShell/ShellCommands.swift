@@ -80,11 +80,16 @@ extension Shell {
             return
         }
         let width = Self.commands.map(\.usage.count).max() ?? 0
-        var lines = ["Type Lua (an expression prints its value; `=` at the start means return) or a command:"]
+        let lineWidth = host.renderOptions.width
+        var lines = FluxReference.wrap("Type Lua (an expression prints its value; `=` at the start means return) or a command:", width: lineWidth)
+        // A summary too long for the line goes on under itself, so that the list fits the terminal.
+        let room = max(20, host.renderOptions.width - width - 4)
         for command in Self.commands {
-            lines.append("  " + command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary)
+            let summary = FluxReference.wrap(command.summary, width: room)
+            lines.append("  " + command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (summary.first ?? ""))
+            lines += summary.dropFirst().map { String(repeating: " ", count: width + 4) + $0 }
         }
-        lines.append("Tab completes commands, names and Lua fields; Ctrl-C stops a running script; Ctrl-D leaves.")
+        lines += FluxReference.wrap("Tab completes commands, names and Lua fields; Ctrl-C stops a running script; Ctrl-D leaves. :help flux lists the functions of the flux module.", width: lineWidth)
         print(lines.joined(separator: "\n"))
     }
 

@@ -8,6 +8,21 @@ struct FluxFunction {
     let summary: String
     /// A line of Lua using it.
     let example: String
+
+    /// The summary up to its first `; ` or `: ` outside parentheses, for the list of functions.
+    var firstClause: String {
+        var depth = 0
+        var previous: Character = " "
+        for (offset, character) in summary.enumerated() {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            if character == " ", depth == 0, previous == ";" || previous == ":" {
+                return String(summary.prefix(offset - 1))
+            }
+            previous = character
+        }
+        return summary
+    }
 }
 
 /// Every function of the `flux` module, documented once: `:help flux.NAME` prints an entry, and

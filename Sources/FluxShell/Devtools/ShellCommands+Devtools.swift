@@ -133,12 +133,21 @@ extension Shell {
     /// `:help flux.NAME`, or `:help flux` for the list of functions.
     func helpFlux(_ name: String) throws {
         if name == "flux" || name == "flux." {
-            let width = FluxReference.functions.map(\.signature.count).max() ?? 0
-            return print(FluxReference.functions.map { function in
-                let summary = function.summary.prefix { $0 != ";" && $0 != ":" }
-                let line = "  " + function.signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + summary
-                return line.count <= host.renderOptions.width ? line : "  " + function.signature + "\n      " + summary
-            }.joined(separator: "\n") + "\n:help flux.NAME shows one with an example.")
+            // Signatures in a column of their own; a longer one puts its summary on the lines below.
+            let column = 28, room = max(20, host.renderOptions.width - column - 4)
+            var lines: [String] = []
+            for function in FluxReference.functions {
+                let summary = FluxReference.wrap(function.firstClause, width: room)
+                let indent = String(repeating: " ", count: column + 4)
+                if function.signature.count <= column {
+                    lines.append("  " + function.signature.padding(toLength: column + 2, withPad: " ", startingAt: 0) + (summary.first ?? ""))
+                    lines += summary.dropFirst().map { indent + $0 }
+                } else {
+                    lines.append("  " + function.signature)
+                    lines += summary.map { indent + $0 }
+                }
+            }
+            return print((lines + [":help flux.NAME shows one with an example."]).joined(separator: "\n"))
         }
         guard let function = FluxReference.function(named: name) else {
             throw ShellCommandError.failed("flux has no function '\(name.dropFirst(5))' (:help flux lists them)")
