@@ -42,6 +42,10 @@ public final class Shell {
     let fluxState: LuaRef
     var watches: [(view: String, subscription: StoreSubscription)] = []
     var recording: Recording?
+    /// What every action did, for `:log`, `:watch` and `:history`.
+    let monitor = ActionMonitor()
+    /// Whether `:log on` (or `flux.log(true)`) is in force.
+    var isLogging = false
     /// The session kept, if any.
     public internal(set) var session: Session?
 
@@ -82,6 +86,7 @@ public final class Shell {
         } catch {
             preconditionFailure("the shell prelude does not load: \(error)")
         }
+        installDevtools()
         host.vm.memoryLimit = configuration.memoryLimit
         host.vm.instructionBudget = configuration.instructionBudget
         for folder in configuration.plugins { host.loadPlugins(in: folder) }

@@ -6,13 +6,13 @@ import Foundation
 extension Shell {
     /// Every `:` command, in the order `:help` lists them.
     static let commands: [ShellCommand] = [
-        ShellCommand(name: "help", arguments: "[command]", summary: "list the commands, or show how one is used",
+        ShellCommand(name: "help", arguments: "[command|flux.NAME]", summary: "list the commands, or show how a command or a flux function is used",
                      completes: []) { shell, text in try shell.help(text) },
         ShellCommand(name: "stores", arguments: "", summary: "list the stores",
                      completes: []) { shell, text in try shell.listStores(text) },
         ShellCommand(name: "state", arguments: "[store]", summary: "print a store's state (every store's without a name)",
                      completes: [.store]) { shell, text in try shell.printState(text) },
-        ShellCommand(name: "actions", arguments: "[store]", summary: "list the actions (a store's, or all)",
+        ShellCommand(name: "actions", arguments: "[store]", summary: "list the actions (a store's, or all) with their payload fields",
                      completes: [.store]) { shell, text in try shell.listActions(text) },
         ShellCommand(name: "dispatch", arguments: "<action> [lua-table]", summary: "dispatch an action with an optional payload",
                      completes: [.action]) { shell, text in try shell.dispatch(text) },
@@ -24,12 +24,20 @@ extension Shell {
                      completes: [.view]) { shell, text in try shell.watch(text) },
         ShellCommand(name: "unwatch", arguments: "[view]", summary: "stop watching a view (all views without a name)",
                      completes: [.watchedView]) { shell, text in try shell.unwatch(text) },
-        ShellCommand(name: "undo", arguments: "", summary: "undo the last change (a whole group at once)",
+        ShellCommand(name: "log", arguments: "[on|off]", summary: "after every action, print its payload and each path it changed",
+                     completes: []) { shell, text in try shell.log(text) },
+        ShellCommand(name: "undo", arguments: "[count]", summary: "undo the last change (a whole group at once), or count of them",
                      completes: []) { shell, text in try shell.travel(text, undo: true) },
-        ShellCommand(name: "redo", arguments: "", summary: "redo what was undone",
+        ShellCommand(name: "redo", arguments: "[count]", summary: "redo what was undone, one step or count",
                      completes: []) { shell, text in try shell.travel(text, undo: false) },
-        ShellCommand(name: "history", arguments: "[count|all]", summary: "list the steps undo and redo would take; with a count or all, the session's journal with payloads",
+        ShellCommand(name: "history", arguments: "[count|all]", summary: "list the undo steps with payloads and the stores each changed; with a count or all, the session's journal",
                      completes: []) { shell, text in try shell.listHistory(text) },
+        ShellCommand(name: "show", arguments: "<step>", summary: "show every path a step of :history changed, old and new",
+                     completes: []) { shell, text in try shell.show(text) },
+        ShellCommand(name: "goto", arguments: "<step>", summary: "undo or redo to the state right after a step of :history (0: before the first)",
+                     completes: []) { shell, text in try shell.goTo(text) },
+        ShellCommand(name: "graph", arguments: "[--dot]", summary: "draw the stores, what they wait for, and the views over them",
+                     completes: []) { shell, text in try shell.graph(text) },
         ShellCommand(name: "load", arguments: "<file>", summary: "load a Lua plugin (a .lua file, or a folder with init.lua)",
                      completes: [.file]) { shell, text in try shell.load(text) },
         ShellCommand(name: "reload", arguments: "[plugin]", summary: "run a plugin afresh (all without a name): what it defines replaces its last run, which stays if it fails",
@@ -68,6 +76,7 @@ extension Shell {
 
     func help(_ text: String) throws {
         if let name = try arguments(text, "help").optional() {
+            if name.hasPrefix("flux.") || name == "flux" { return try helpFlux(name) }
             guard let command = Self.command(named: name) else {
                 throw ShellCommandError.failed("unknown command ':\(name.hasPrefix(":") ? String(name.dropFirst()) : name)' (try :help)")
             }
@@ -75,11 +84,16 @@ extension Shell {
             return
         }
         let width = Self.commands.map(\.usage.count).max() ?? 0
-        var lines = ["Type Lua (an expression prints its value; `=` at the start means return) or a command:"]
+        let lineWidth = host.renderOptions.width
+        var lines = FluxReference.wrap("Type Lua (an expression prints its value; `=` at the start means return) or a command:", width: lineWidth)
+        // A summary too long for the line goes on under itself, so that the list fits the terminal.
+        let room = max(20, host.renderOptions.width - width - 4)
         for command in Self.commands {
-            lines.append("  " + command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary)
+            let summary = FluxReference.wrap(command.summary, width: room)
+            lines.append("  " + command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (summary.first ?? ""))
+            lines += summary.dropFirst().map { String(repeating: " ", count: width + 4) + $0 }
         }
-        lines.append("Tab completes commands, names and Lua fields; Ctrl-C stops a running script; Ctrl-D leaves.")
+        lines += FluxReference.wrap("Tab completes commands, names and Lua fields; Ctrl-C stops a running script; Ctrl-D leaves. :help flux lists the functions of the flux module.", width: lineWidth)
         print(lines.joined(separator: "\n"))
     }
 
@@ -109,7 +123,9 @@ extension Shell {
             names = dispatcher.registry.names
         }
         guard !names.isEmpty else { return print("no actions") }
-        print(names.sorted().map { name in host.payloadSummary(of: name).map { "\(name)  {\($0)}" } ?? name }.joined(separator: "\n"))
+        print(names.sorted().map { name in
+            payloadFields(of: name).flatMap { $0.fields.isEmpty ? nil : name + " " + $0.description } ?? name
+        }.joined(separator: "\n"))
     }
 
     func dispatch(_ text: String) throws {
@@ -154,7 +170,7 @@ extension Shell {
             throw ShellCommandError.failed("already watching '\(view)'")
         }
         let subscription = try host.watch(view: view) { [unowned self] changes, old, new in
-            print("\(view):\n" + PatchRenderer(options: host.renderOptions).render(changes, from: old, to: new))
+            print(watchHeading(for: view) + "\(view):\n" + PatchRenderer(options: host.renderOptions).render(changes, from: old, to: new))
         }
         watches.append((view, subscription))
         print("watching \(view): its changes print after every action")
@@ -175,18 +191,6 @@ extension Shell {
         print("stopped watching \(view)")
     }
 
-    func travel(_ text: String, undo: Bool) throws {
-        try arguments(text, undo ? "undo" : "redo").none()
-        let history = dispatcher.history
-        let label = undo ? history.undoLabels.last : history.redoLabels.first
-        let moved = undo ? try dispatcher.undo() : try dispatcher.redo()
-        if moved, let label {
-            print((undo ? "undid " : "redid ") + label)
-        } else {
-            print(undo ? "nothing to undo" : "nothing to redo")
-        }
-    }
-
     func listHistory(_ text: String) throws {
         switch try arguments(text, "history").optional() {
         case nil: break
@@ -197,13 +201,7 @@ extension Shell {
             }
             return try listJournal(count)
         }
-        let history = dispatcher.history
-        let done = history.undoLabels, undone = history.redoLabels
-        guard !done.isEmpty || !undone.isEmpty else { return print("no history yet") }
-        var lines = done.enumerated().map { "  \($0.offset + 1). \($0.element)" }
-        lines.append("  ── now (:undo goes up, :redo down) ──")
-        lines += undone.enumerated().map { "  \(done.count + $0.offset + 1). \($0.element)  (undone)" }
-        print(lines.joined(separator: "\n"))
+        listSteps()
     }
 
     func load(_ text: String) throws {
@@ -340,6 +338,7 @@ extension Shell {
         let progress = ProgressLine(label: "replaying \(path):")
         defer { progress.finish() }
         let interrupted = { SignalInterrupts.interruptPending }
+        let steps = monitor.steps
         do {
             // All or nothing: a line the stores refuse, or Ctrl-C between entries (or in a Lua handler),
             // puts every store and the undo history back.
@@ -352,6 +351,7 @@ extension Shell {
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
         } catch {
             progress.finish()
+            monitor.steps = steps
             if interrupted() || (error as? ReplayError)?.isStopped == true {
                 throw ShellCommandError.failed("interrupted: nothing of \(path) was applied")
             }

@@ -1,4 +1,5 @@
 import FluxLua
+import Foundation
 
 extension Shell {
     /// What Tab offers for `word`, the text before the cursor in `line`: command names after a leading
@@ -14,6 +15,9 @@ extension Shell {
         let typingName = !lead.contains(where: \.isBlank)
         if typingName { return .words(Self.commands.map { ":" + $0.name }) }
         guard let command = Self.command(named: String(words[0])) else { return .none }
+        if command.name == "dispatch", words.count >= 2, let brace = lead.firstIndex(of: "{") {
+            return .words(payloadFieldNames(action: String(words[1]), typed: String(lead[brace...]), word: word))
+        }
         // The argument being typed: the words after the command, counting the one under the cursor.
         let position = words.count - 1 - (word.isEmpty ? 0 : 1)
         guard position < command.completes.count else { return .none }
@@ -24,6 +28,15 @@ extension Shell {
         case .watchedView: return .words(watches.map(\.view))
         case .plugin: return .words(host.plugins.map(\.name))
         case .file: return .files
+        }
+    }
+
+    /// The payload fields of `action` not yet given in `typed` (the payload so far, from its `{`).
+    private func payloadFieldNames(action: String, typed: String, word: String) -> [String] {
+        guard let fields = payloadFields(of: action) else { return [] }
+        let given = typed.dropLast(word.count)
+        return fields.fields.map(\.name).filter { name in
+            given.range(of: "\\b\(NSRegularExpression.escapedPattern(for: name))\\s*=", options: .regularExpression) == nil
         }
     }
 

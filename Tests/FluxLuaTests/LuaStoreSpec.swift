@@ -58,7 +58,7 @@ struct LuaStoreSpec {
         #expect(try world.run("return #flux.state('todo').items, flux.state('todo').items[2].due") == [.integer(2), .number(3)])
         #expect(world.error(#"flux.store{name = "bad", actions = {["bad.x"] = {a = "colour"}}, on = {["bad.x"] = function() end}}"#)
             .contains("must be one of string, number, integer, boolean, table"))
-        #expect(world.host.payloadSummary(of: "todo.add") == "due: number?, title: string")
+        #expect(world.host.payloadFields(of: "todo.add")?.description == "{due: number?, title: string}")
     }
 
     @Test("flux.group returns its function's results; when the function raises, every action it dispatched is rolled back and no undo step remains")

@@ -340,7 +340,7 @@ extension FluxHost {
         }
         lua.pop()
 
-        let payloads = try payloadFields(lua, handlers: handlers)
+        let payloads = try payloadDeclarations(lua, handlers: handlers)
 
         // A store defined by a handler would outlive the action if it failed: dispatch is a transaction.
         guard !dispatcher.isDispatching else {
@@ -382,7 +382,7 @@ extension FluxHost {
     }
 
     /// `actions = {[action] = {field = "string", other = "number?"}}`: the payload fields of actions `on` handles.
-    private func payloadFields(_ lua: LuaStack, handlers: [String: LuaRef]) throws -> [String: PayloadFields] {
+    private func payloadDeclarations(_ lua: LuaStack, handlers: [String: LuaRef]) throws -> [String: LuaPayloadDeclaration] {
         defer { lua.pop() }
         switch lua.rawGet("actions", from: 1) {
         case .nil: return [:]
@@ -391,13 +391,13 @@ extension FluxHost {
             throw LuaArgumentError(1, function: "store", "field 'actions' must map action names to their payload fields, got \(other.name)")
         }
         let declared = try lua.decode([String: [String: String]].self, at: -1, root: "actions")
-        var payloads: [String: PayloadFields] = [:]
+        var payloads: [String: LuaPayloadDeclaration] = [:]
         for (action, fields) in declared {
             let action = Name.normalized(action)
             guard handlers[action] != nil else {
                 throw LuaArgumentError(1, function: "store", "field 'actions' declares '\(action)', which 'on' does not handle")
             }
-            payloads[action] = try PayloadFields(fields, action: action)
+            payloads[action] = try LuaPayloadDeclaration(fields, action: action)
         }
         return payloads
     }
@@ -407,7 +407,7 @@ extension FluxHost {
     func registerLuaAction(_ action: String) {
         luaActions.insert(action)
         dispatcher.registry.register(name: action) { [weak self] decoder in
-            if let fields = self?.payloadFields(of: action) {
+            if let fields = self?.payloadDeclaration(of: action) {
                 return LuaAction(name: action, payload: try fields.decode(from: decoder))
             }
             if let decoder = decoder as? LuaValueDecoder { try decoder.checkPlainData() }
@@ -415,14 +415,8 @@ extension FluxHost {
         }
     }
 
-    /// The payload fields a Lua store declares for `action`, as `:actions` shows them
-    /// (`due: number?, title: string`); nil when none declares them.
-    public func payloadSummary(of action: String) -> String? {
-        payloadFields(of: action)?.summary
-    }
-
     /// The payload fields declared for `action` by the first Lua store that declares them.
-    func payloadFields(of action: String) -> PayloadFields? {
+    func payloadDeclaration(of action: String) -> LuaPayloadDeclaration? {
         for case let store as LuaStore in dispatcher.stores {
             if let fields = store.payloads[action] { return fields }
         }

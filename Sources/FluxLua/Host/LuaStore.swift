@@ -17,7 +17,7 @@ final class LuaStore: StoreProtocol {
     var handlers: [String: LuaRef]
     var waitFor: [String]
     /// The payload fields its actions declare, by action name.
-    var payloads: [String: PayloadFields] = [:]
+    var payloads: [String: LuaPayloadDeclaration] = [:]
 
     private var current: LuaRef
     private var checkpoint: LuaRef

@@ -10,7 +10,7 @@ struct PluginRun {
     /// What an owner had registered before a run of its file.
     struct Snapshot {
         let owner: Owner
-        let stores: [(store: LuaStore, handlers: [String: LuaRef], waitFor: [String], payloads: [String: PayloadFields])]
+        let stores: [(store: LuaStore, handlers: [String: LuaRef], waitFor: [String], payloads: [String: LuaPayloadDeclaration])]
         let views: [ViewProvider]
         let subscriptions: Set<ObjectIdentifier>
         let actions: Set<String>

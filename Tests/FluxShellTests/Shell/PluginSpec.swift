@@ -168,7 +168,7 @@ final class PluginSpec {
     @Test(":actions shows the payload fields a Lua store declares")
     func actionsShowFields() throws {
         shell.type(#"flux.store{name = "todo", actions = {["todo.add"] = {title = "string", due = "number?"}}, on = {["todo.add"] = function() end, ["todo.clear"] = function() end}}"#)
-        #expect(shell.print(":actions todo") == "todo.add  {due: number?, title: string}\ntodo.clear\n")
+        #expect(shell.print(":actions todo") == "todo.add {due: number?, title: string}\ntodo.clear\n")
     }
 
     @Test(":plugins lists each plugin, its path, what it owns and its last error")

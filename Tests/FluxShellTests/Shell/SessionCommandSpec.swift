@@ -122,7 +122,7 @@ struct SessionCommandSpec {
             """.write(toFile: log, atomically: true, encoding: .utf8)
         let result = try fluxsh(["--session", "r"], ":dispatch ticTacToe.placeToken {index = 4}\n:replay \(log)\n:history\n:session\n")
         #expect(result.errors.contains("line 2: store 'ticTacToe' failed"))
-        #expect(result.output.contains("  1. ticTacToe.placeToken\n  ── now"))
+        #expect(result.output.contains("  1. ticTacToe.placeToken {index = 4}  → ticTacToe\n  ── now"))
         #expect(result.output.contains("journal  1 action"))
         #expect(try fluxsh(["--session", "r"], "flux.state('ticTacToe').board[1]\n").output == "nil\n")
     }

@@ -44,6 +44,10 @@ struct SessionCrashSpec {
     static func digest(of output: String) -> String {
         output.split(separator: "\n").filter { !$0.hasPrefix("file ") && !$0.hasPrefix("session ") && !$0.hasPrefix("@@") }
             .map { $0.hasPrefix("journal ") ? $0.components(separatedBy: " action")[0] : String($0) } // not the rows or bytes
+            // A restored undo step lists its label alone: of a step, only the number and label are compared
+            // (the running shell adds payloads, which may push the stores to a line of their own).
+            .filter { $0.range(of: #"^\s+→ "#, options: .regularExpression) == nil }
+            .map { $0.replacingOccurrences(of: #"^(\s+\d+\. \S+).*$"#, with: "$1", options: .regularExpression) }
             .joined(separator: "\n")
     }
 

@@ -21,8 +21,8 @@ struct ShellCommandSpec {
         let shell = ShellTranscript()
         #expect(shell.print(":stores") == "annotationFilter\nissues\nvisibleIssues\nticTacToe\nconnectFour\n")
         #expect(shell.print(":views").contains("ticTacToe         renders ticTacToe\n"))
-        #expect(shell.print(":actions ticTacToe") == "ticTacToe.placeToken\nticTacToe.reset\n")
-        #expect(shell.print(":actions").contains("annotationFilter.toggleFilter\n"))
+        #expect(shell.print(":actions ticTacToe") == "ticTacToe.placeToken {index: integer}\nticTacToe.reset\n")
+        #expect(shell.print(":actions").contains("annotationFilter.toggleFilter {filter: string}\n"))
         #expect(shell.type(":actions nowhere").errors.hasPrefix("unknown store 'nowhere'"))
         #expect(ShellTranscript(features: false).print(":stores") == "no stores\n")
     }
@@ -56,7 +56,9 @@ struct ShellCommandSpec {
         #expect(shell.print(":watch ticTacToe").hasPrefix("watching ticTacToe"))
         #expect(shell.type(":watch ticTacToe").errors == "already watching 'ticTacToe'\n")
         #expect(shell.print(":dispatch ticTacToe.placeToken {index = 0}") ==
-            "ticTacToe:\n~ section O's turn (header X's turn → O's turn)\n~ O's turn: X . . (title . . . → X . .)\n")
+            "ticTacToe.placeToken {index = 0}\n  ticTacToe.board[1]: nil → \"X\"\n"
+            + "  ticTacToe.gameInstruction: \"X's turn\" → \"O's turn\"\n  ticTacToe.playerToMove: \"X\" → \"O\"\n"
+            + "ticTacToe:\n~ section O's turn (header X's turn → O's turn)\n~ O's turn: X . . (title . . . → X . .)\n")
         #expect(shell.type(":unwatch annotationFilter").errors.hasPrefix("not watching 'annotationFilter'"))
         #expect(shell.print(":unwatch ticTacToe") == "stopped watching ticTacToe\n")
         #expect(shell.print(":dispatch ticTacToe.placeToken {index = 1}") == "")
@@ -73,11 +75,11 @@ struct ShellCommandSpec {
         shell.type(":dispatch ticTacToe.placeToken {index = 0}")
         #expect(shell.print(":undo") == "undid ticTacToe.placeToken\n")
         #expect(shell.print(":history") ==
-            "  1. ticTacToe.placeToken\n  ── now (:undo goes up, :redo down) ──\n  2. ticTacToe.placeToken  (undone)\n")
+            "  1. ticTacToe.placeToken {index = 4}  → ticTacToe\n  ── now (:undo goes up, :redo down) ──\n  2. ticTacToe.placeToken {index = 0}  → ticTacToe  (undone)\n")
         #expect(shell.print("flux.state('ticTacToe').gameInstruction") == "O's turn\n")
         #expect(shell.print(":redo") == "redid ticTacToe.placeToken\n")
         #expect(shell.print(":redo") == "nothing to redo\n")
-        #expect(shell.type(":undo now").errors == "usage: :undo  — undo the last change (a whole group at once)\n")
+        #expect(shell.type(":undo now").errors == "usage: :undo [count]  — undo the last change (a whole group at once), or count of them\n")
     }
 
     @Test(":record writes a log that :replay reproduces in a fresh shell")

@@ -6,12 +6,12 @@ final class ShellTranscript {
     private(set) var errors = ""
     private(set) var shell: Shell!
 
-    init(features: Bool = true) {
+    init(features: Bool = true, unicode: Bool = true) {
         var configuration = ShellConfiguration()
         configuration.features = features
         configuration.color = false
         configuration.width = 80
-        configuration.unicode = true
+        configuration.unicode = unicode
         shell = Shell(configuration: configuration,
                       write: { [unowned self] in output += $0 },
                       writeError: { [unowned self] in errors += $0 })

@@ -1,7 +1,9 @@
+import Flux
+
 /// The payload fields a Lua store declares for one of its actions
 /// (`actions = {["todo.add"] = {title = "string", due = "number?"}}`): a payload with a field it does not
 /// declare, without a required one, or with one of the wrong type is refused as a Swift action's would be.
-struct PayloadFields: Equatable {
+struct LuaPayloadDeclaration: Equatable {
     /// The kinds a field may be declared as.
     enum Kind: String, CaseIterable {
         case string, number, integer, boolean, table
@@ -31,10 +33,11 @@ struct PayloadFields: Equatable {
         self.fields = fields
     }
 
-    /// The fields as `:actions` shows them: `due: number?, title: string`.
-    var summary: String {
-        fields.keys.sorted().map { "\($0): \(fields[$0]!.kind.rawValue)\(fields[$0]!.isOptional ? "?" : "")" }
-            .joined(separator: ", ")
+    /// The fields as ``PayloadFields``, sorted by name: what `:actions` and completion show.
+    var payloadFields: PayloadFields {
+        PayloadFields(fields.keys.sorted().map { name in
+            PayloadFields.Field(name: name, type: fields[name]!.kind.rawValue, isOptional: fields[name]!.isOptional)
+        })
     }
 
     /// The payload read from `decoder`, field by field: a field it does not read is refused by the decoder.

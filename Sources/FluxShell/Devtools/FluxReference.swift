@@ -1,0 +1,114 @@
+/// One function of the `flux` Lua module as `:help flux.NAME` explains it and README's API table lists it.
+struct FluxFunction {
+    /// The name after `flux.`: `dispatch`.
+    let name: String
+    /// How it is called: `flux.dispatch(name, [payload])`.
+    let signature: String
+    /// What it does, one paragraph (the API table's second column).
+    let summary: String
+    /// A line of Lua using it.
+    let example: String
+
+    /// The summary up to its first `; ` or `: ` outside parentheses, for the list of functions.
+    var firstClause: String {
+        var depth = 0
+        var previous: Character = " "
+        for (offset, character) in summary.enumerated() {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            if character == " ", depth == 0, previous == ";" || previous == ":" {
+                return String(summary.prefix(offset - 1))
+            }
+            previous = character
+        }
+        return summary
+    }
+}
+
+/// Every function of the `flux` module, documented once: `:help flux.NAME` prints an entry, and
+/// README's API table is ``markdownTable`` (a spec checks both against the module itself).
+enum FluxReference {
+    static let functions: [FluxFunction] = [
+        FluxFunction(name: "stores", signature: "flux.stores()", summary: "the store names",
+                     example: "for _, name in ipairs(flux.stores()) do print(name) end"),
+        FluxFunction(name: "state", signature: "flux.state(store)",
+                     summary: "a snapshot of the store's state as a plain table (changing it changes no store); inside a store handler, the state this action has made so far, so after `wait_for` a store reads the awaited store's new state",
+                     example: "flux.state(\"ticTacToe\").gameInstruction"),
+        FluxFunction(name: "actions", signature: "flux.actions([store])", summary: "the action names, of one store or all",
+                     example: "flux.actions(\"ticTacToe\")"),
+        FluxFunction(name: "dispatch", signature: "flux.dispatch(name, [payload]), flux.dispatch{type = name, …}",
+                     summary: "dispatches an action; errors (unknown action, bad payload — a wrong type, a missing field, a field the action does not have — a handler's error, dispatch inside a handler) are Lua errors and change nothing",
+                     example: "flux.dispatch(\"ticTacToe.placeToken\", {index = 4})"),
+        FluxFunction(name: "subscribe", signature: "flux.subscribe(store, fn)",
+                     summary: "calls `fn(state, previous)` now and after every change, until cancelled: `sub:cancel()`, or `local sub <close> = …` (a plugin's end when it is reloaded)",
+                     example: "sub = flux.subscribe(\"ticTacToe\", function(state) print(state.gameInstruction) end)"),
+        FluxFunction(name: "subscriptions", signature: "flux.subscriptions([store])",
+                     summary: "the live subscriptions (of `flux.subscribe` and `flux.watch`; of one store or view), oldest first: `for _, s in ipairs(flux.subscriptions()) do s:cancel() end`",
+                     example: "for _, s in ipairs(flux.subscriptions()) do s:cancel() end"),
+        FluxFunction(name: "store", signature: "flux.store{name, state, on, wait_for, actions}",
+                     summary: "defines a store in Lua; its actions are dispatchable by name; `actions` may declare their payload fields (see \"Writing a plugin\")",
+                     example: "flux.store{name = \"counter\", state = {n = 0}, on = {[\"counter.add\"] = function(s, p) s.n = s.n + p.by end}}"),
+        FluxFunction(name: "view", signature: "flux.view(name, {store, render})",
+                     summary: "defines a view provider: `render(state)` returns a table model",
+                     example: "flux.view(\"counter\", {store = \"counter\", render = function(s) return {sections = {{cells = {{title = tostring(s.n)}}}}} end})"),
+        FluxFunction(name: "views", signature: "flux.views()", summary: "the view names",
+                     example: "flux.views()"),
+        FluxFunction(name: "model", signature: "flux.model(view)", summary: "a view's table model, as a table",
+                     example: "flux.model(\"ticTacToe\").sections[1].header"),
+        FluxFunction(name: "render", signature: "flux.render(view, [width])", summary: "a view's table rendered as text, at the terminal's width or `width` columns",
+                     example: "print(flux.render(\"ticTacToe\", 40))"),
+        FluxFunction(name: "watch", signature: "flux.watch(view, fn)",
+                     summary: "calls `fn(diff)` after every change of the view's table: `diff.text` is the patch (`+` inserted, `-` deleted, `~` updated, `>` moved), with counts `inserted`, `deleted`, `updated`, `moved`; returns a subscription like `flux.subscribe`'s",
+                     example: "w = flux.watch(\"ticTacToe\", function(diff) print(diff.text) end)"),
+        FluxFunction(name: "group", signature: "flux.group(label, fn)", summary: "every action `fn` dispatches undoes as one step, all or nothing: when `fn` raises, what it dispatched is rolled back (subscribers hear the restored state) and no step remains; returns what `fn` returns; called from a subscriber, the actions it queues run as one group",
+                     example: "flux.group(\"two moves\", function() flux.dispatch(\"ticTacToe.placeToken\", {index = 0}) flux.dispatch(\"ticTacToe.placeToken\", {index = 4}) end)"),
+        FluxFunction(name: "undo", signature: "flux.undo()", summary: "one step back; `false` when there is none",
+                     example: "flux.undo()"),
+        FluxFunction(name: "redo", signature: "flux.redo()", summary: "one step forward; `false` when there is none",
+                     example: "flux.redo()"),
+        FluxFunction(name: "log", signature: "flux.log(on)",
+                     summary: "with `true`, prints after every action its payload and, per store that changed, each changed path with its old and new value (failed actions with their error), as `:log on` does; `false` stops",
+                     example: "flux.log(true)"),
+        FluxFunction(name: "inspect", signature: "flux.inspect(value)",
+                     summary: "the text the prompt prints for `value`: a table in constructor form, keys sorted, nested tables indented",
+                     example: "local text = flux.inspect(flux.state(\"ticTacToe\"))"),
+        FluxFunction(name: "print", signature: "flux.print(...)",
+                     summary: "prints its arguments as the prompt prints results: strings as they are, other values as `flux.inspect` writes them, tab-separated",
+                     example: "flux.print(flux.state(\"ticTacToe\"))"),
+    ]
+
+    /// The function called `name` (`dispatch` or `flux.dispatch`).
+    static func function(named name: String) -> FluxFunction? {
+        let name = name.hasPrefix("flux.") ? String(name.dropFirst(5)) : name
+        return functions.first { $0.name == name }
+    }
+
+    /// README's API table.
+    static var markdownTable: String {
+        (["| Call | What it does |", "| --- | --- |"] + functions.map { function in
+            let calls = function.signature.components(separatedBy: ", flux.").joined(separator: "`, `flux.")
+            return "| `\(calls)` | \(function.summary) |"
+        }).joined(separator: "\n")
+    }
+
+    /// What `:help flux.NAME` prints: the signature, the paragraph wrapped to `width`, an example.
+    static func help(_ function: FluxFunction, width: Int) -> String {
+        ([function.signature] + wrap(function.summary, width: width - 2).map { "  " + $0 }
+            + ["  example: " + function.example]).joined(separator: "\n")
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,42 @@
+import Flux
+import FluxLua
+
+extension Shell {
+    /// Puts the action monitor on the dispatcher and adds the shell's own `flux` functions:
+    /// `flux.log`, `flux.inspect` and `flux.print`.
+    func installDevtools() {
+        dispatcher.middleware.append(monitor)
+        monitor.wantsStates = { [unowned self] in isLogging || !watches.isEmpty }
+        monitor.onReport = { [unowned self] report in
+            if isLogging { print(ActionText(host.renderOptions).entry(report)) }
+        }
+        host.vm.register("log", in: "flux") { [unowned self] lua in
+            guard lua.top == 1, let on = lua.boolean(at: 1) else {
+                throw LuaArgumentError(1, function: "log", "boolean expected, got \(lua.type(at: 1).name)")
+            }
+            isLogging = on
+            return 0
+        }
+        host.vm.register("inspect", in: "flux") { [unowned self] lua in
+            guard lua.top == 1 else {
+                throw LuaArgumentError(lua.top == 0 ? 1 : 2, function: "inspect", lua.top == 0 ? "value expected" : "one value expected, got \(lua.top)")
+            }
+            try call(pretty, on: lua)
+            return 1
+        }
+        host.vm.register("print", in: "flux") { [unowned self] lua in
+            try call(show, on: lua)
+            if let text = lua.string(at: -1) { print(text) }
+            return 0
+        }
+    }
+
+    /// Calls a prelude function on the arguments of the Swift function running, leaving its one result.
+    private func call(_ function: LuaRef, on lua: LuaStack) throws {
+        let count = lua.top
+        try lua.ensureSpace(count + 1)
+        lua.push(function)
+        for index in stride(from: 1, through: count, by: 1) { lua.pushCopy(of: index) }
+        try lua.pcall(arguments: count, results: 1)
+    }
+}

@@ -1,0 +1,162 @@
+import Flux
+import FluxLua
+
+extension Shell {
+    private func arguments(of name: String, _ text: String) -> CommandArguments {
+        CommandArguments(text, for: Self.command(named: name)!)
+    }
+
+    /// `:log on|off`; alone, says whether it is on.
+    func log(_ text: String) throws {
+        switch try arguments(of: "log", text).optional() {
+        case nil: print(isLogging ? "logging every action (:log off stops)" : "not logging (:log on starts)")
+        case "on":
+            isLogging = true
+            print("logging every action: its payload and what it changed (:log off stops)")
+        case "off":
+            isLogging = false
+            print("stopped logging")
+        default: throw ShellCommandError.usage(Self.command(named: "log")!)
+        }
+    }
+
+    /// The heading `:watch` prints above a view's patch: the action and what it changed in the view's
+    /// store (none while `:log` is on: its entry says it, for every store).
+    func watchHeading(for view: String) -> String {
+        guard !isLogging, let name = host.views.provider(named: view)?.store, let store = dispatcher.store(named: name),
+              let (action, diff) = monitor.pendingDiff(of: store) else { return "" }
+        let text = ActionText(host.renderOptions)
+        return ([text.action(action)] + text.changes([diff], maximum: 10)).joined(separator: "\n") + "\n"
+    }
+
+    /// `:undo [count]`, `:redo [count]`.
+    func travel(_ text: String, undo: Bool) throws {
+        let command = Self.command(named: undo ? "undo" : "redo")!
+        var count = 1
+        if let word = try arguments(of: command.name, text).optional() {
+            guard let number = Int(word), number > 0 else { throw ShellCommandError.usage(command) }
+            count = number
+        }
+        var labels: [String] = []
+        for _ in 0 ..< count {
+            let history = dispatcher.history
+            guard let label = undo ? history.undoLabels.last : history.redoLabels.first,
+                  undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
+            labels.append(label)
+        }
+        guard !labels.isEmpty else { return print(undo ? "nothing to undo" : "nothing to redo") }
+        let verb = undo ? "undid " : "redid "
+        print(labels.count == 1 ? verb + labels[0] : verb + "\(labels.count) steps: " + labels.joined(separator: ", "))
+    }
+
+    /// `:history`: the undo steps with their payloads and the stores each changed.
+    func listSteps() {
+        let history = dispatcher.history
+        let steps = history.steps
+        let entries = steps.undo + steps.redo.reversed()
+        guard !entries.isEmpty else { return print("no history yet") }
+        let seen = monitor.steps(of: history)
+        let text = ActionText(host.renderOptions)
+        let width = String(entries.count).count
+        var lines: [String] = []
+        for (index, entry) in entries.enumerated() {
+            if index == steps.undo.count { lines.append("  ── now (:undo goes up, :redo down) ──") }
+            let number = String(index + 1)
+            let lead = "  " + String(repeating: " ", count: width - number.count) + number + ". "
+            let stores = seen?[index].stores ?? entry.changes.map(\.target.name)
+            let tail = "  → " + stores.joined(separator: ", ") + (index >= steps.undo.count ? "  (undone)" : "")
+            let single: (any Action)? = seen.flatMap { $0[index].count == 1 && $0[index].group == nil ? $0[index].actions[0] : nil }
+            var what = entry.label
+            if let single {
+                what = text.action(single, limit: .max)
+            } else if let step = seen?[index] {
+                what = "\(step.label) (\(step.count) action\(step.count == 1 ? "" : "s"))"
+            }
+            if lead.count + what.count + tail.count <= text.width {
+                lines.append(lead + what + tail)
+            } else {
+                // Too long for one line: the stores go on the next, under the action.
+                lines.append(lead + (single.map { text.action($0, limit: text.width - lead.count) } ?? what))
+                lines.append(String(repeating: " ", count: lead.count) + tail.dropFirst(2))
+            }
+        }
+        if steps.undo.count == entries.count { lines.append("  ── now (:undo goes up, :redo down) ──") }
+        print(lines.joined(separator: "\n"))
+    }
+
+    /// `:show N`: every path step N of `:history` changed.
+    func show(_ text: String) throws {
+        let command = Self.command(named: "show")!
+        guard let number = Int(try arguments(of: "show", text).one()) else { throw ShellCommandError.usage(command) }
+        let steps = dispatcher.history.steps
+        let entries = steps.undo + steps.redo.reversed()
+        guard entries.indices.contains(number - 1) else {
+            throw ShellCommandError.failed(entries.isEmpty ? "no history yet" : "no step \(number): :history lists steps 1-\(entries.count)")
+        }
+        let index = number - 1
+        let seen = monitor.steps(of: dispatcher.history)
+        let text = ActionText(host.renderOptions)
+        let lead = "\(number). ", tail = index >= steps.undo.count ? "  (undone)" : ""
+        var lines = [lead + (seen.map { step in
+            step[index].count == 1 && step[index].group == nil
+                ? text.action(step[index].actions[0], limit: text.width - lead.count - tail.count) : step[index].label
+        } ?? entries[index].label) + tail]
+        if let step = seen?[index], step.count > 1 {
+            lines += step.actions.map { "   " + text.action($0, limit: text.width - 3) }
+            if step.count > step.actions.count { lines.append("   \(text.unicode ? "…" : "...") and \(step.count - step.actions.count) more actions") }
+        }
+        lines += text.changes(StepDiff.diffs(ofStep: index, undo: steps.undo, redo: steps.redo), maximum: .max)
+        print(lines.joined(separator: "\n"))
+    }
+
+    /// `:goto N`: undoes or redoes until the state is the one right after step N of `:history` (0: before
+    /// the first).
+    func goTo(_ text: String) throws {
+        let command = Self.command(named: "goto")!
+        guard let number = Int(try arguments(of: "goto", text).one()), number >= 0 else { throw ShellCommandError.usage(command) }
+        let steps = dispatcher.history.steps
+        let total = steps.undo.count + steps.redo.count
+        guard number <= total else {
+            throw ShellCommandError.failed(total == 0 ? "no history yet" : "no step \(number): :history lists steps 1-\(total) (0 is before the first)")
+        }
+        let done = steps.undo.count
+        guard number != done else { return print("already at step \(number)") }
+        let undo = number < done
+        for _ in 0 ..< abs(number - done) {
+            guard undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
+        }
+        print("at step \(number) of \(total)" + (number == 0 ? " (before the first)" : ": after " + dispatcher.history.undoLabels.last!))
+    }
+}
+
+extension Shell {
+    /// `:help flux.NAME`, or `:help flux` for the list of functions.
+    func helpFlux(_ name: String) throws {
+        if name == "flux" || name == "flux." {
+            // Signatures in a column of their own; a longer one puts its summary on the lines below.
+            let column = 28, room = max(20, host.renderOptions.width - column - 4)
+            var lines: [String] = []
+            for function in FluxReference.functions {
+                let summary = FluxReference.wrap(function.firstClause, width: room)
+                let indent = String(repeating: " ", count: column + 4)
+                if function.signature.count <= column {
+                    lines.append("  " + function.signature.padding(toLength: column + 2, withPad: " ", startingAt: 0) + (summary.first ?? ""))
+                    lines += summary.dropFirst().map { indent + $0 }
+                } else {
+                    lines.append("  " + function.signature)
+                    lines += summary.map { indent + $0 }
+                }
+            }
+            return print((lines + [":help flux.NAME shows one with an example."]).joined(separator: "\n"))
+        }
+        guard let function = FluxReference.function(named: name) else {
+            throw ShellCommandError.failed("flux has no function '\(name.dropFirst(5))' (:help flux lists them)")
+        }
+        print(FluxReference.help(function, width: host.renderOptions.width))
+    }
+
+    /// The payload fields of an action, for `:actions` and Tab.
+    func payloadFields(of action: String) -> PayloadFields? {
+        host.payloadFields(of: action)
+    }
+}

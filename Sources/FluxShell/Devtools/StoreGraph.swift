@@ -1,0 +1,81 @@
+import Flux
+import FluxLua
+
+/// The stores, what each waits for, which see every action (derived stores), and the views over
+/// them: what `:graph` draws as a tree in the terminal or writes for Graphviz.
+struct StoreGraph {
+    struct Node {
+        let name: String
+        let owner: String
+        let isDerived: Bool
+        let waitsFor: [String]
+        let views: [String]
+    }
+
+    let stores: [Node]
+    /// Views whose store is not registered.
+    let orphanViews: [(view: String, store: String)]
+
+    init(dispatcher: Dispatcher, views: ViewRegistry) {
+        let providers = views.names.compactMap { views.provider(named: $0) }
+        stores = dispatcher.stores.map { store in
+            let inspectable = store as? any InspectableStore
+            return Node(name: store.name, owner: inspectable?.ownerName ?? "Swift", isDerived: store.handlesEveryAction,
+                        waitsFor: inspectable?.waitsFor ?? [], views: providers.filter { $0.store == store.name }.map(\.name))
+        }
+        let names = Set(stores.map(\.name))
+        orphanViews = providers.filter { !names.contains($0.store) }.map { ($0.name, $0.store) }
+    }
+
+    /// A tree per store: its owner, whether it is derived, then what it waits for and its views.
+    func text(unicode: Bool) -> String {
+        guard !stores.isEmpty else { return "no stores" }
+        let (branch, last) = unicode ? ("├─ ", "└─ ") : ("|- ", "`- ")
+        var lines: [String] = []
+        for store in stores {
+            lines.append(store.name + "  (" + store.owner + (store.isDerived ? ", derived: sees every action" : "") + ")")
+            let children = store.waitsFor.map { "waits for " + $0 } + store.views.map { "view " + $0 }
+            for (index, child) in children.enumerated() {
+                lines.append("  " + (index == children.count - 1 ? last : branch) + child)
+            }
+        }
+        for orphan in orphanViews { lines.append("view \(orphan.view)  (renders \(orphan.store), not a store)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The graph in Graphviz's language: stores as boxes (dashed when derived), views as ellipses,
+    /// an edge from each store to those it waits for and from each view to its store.
+    var dot: String {
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var lines = ["digraph flux {", "  rankdir=LR;"]
+        for store in stores {
+            lines.append("  \(quoted("store:" + store.name)) [label=\(quoted(store.name + " (" + store.owner + ")")), shape=box\(store.isDerived ? ", style=dashed" : "")];")
+        }
+        for store in stores {
+            for other in store.waitsFor {
+                lines.append("  \(quoted("store:" + store.name)) -> \(quoted("store:" + other)) [label=\"wait_for\"];")
+            }
+            for view in store.views {
+                lines.append("  \(quoted("view:" + view)) [label=\(quoted(view)), shape=ellipse];")
+                lines.append("  \(quoted("view:" + view)) -> \(quoted("store:" + store.name)) [label=\"renders\"];")
+            }
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Shell {
+    /// `:graph [--dot]`.
+    func graph(_ text: String) throws {
+        let command = Self.command(named: "graph")!
+        let graph = StoreGraph(dispatcher: dispatcher, views: host.views)
+        switch try CommandArguments(text, for: command).optional() {
+        case nil: print(graph.text(unicode: host.renderOptions.unicode))
+        case "--dot": print(graph.dot)
+        default: throw ShellCommandError.usage(command)
+        }
+    }
+}
