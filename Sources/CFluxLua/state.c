@@ -50,6 +50,11 @@ static int flux_setup(lua_State *L) {
     flux_openviews(L);
     flux_opendrafts(L);
     flux_openfinalizers(L);
+    /* Open files are finalized by Lua with hooks off: a `__gc` a script put in their metatable could
+       loop beyond any budget, so the metatable is hidden as the host's own are. */
+    luaL_getmetatable(L, LUA_FILEHANDLE);
+    flux_protectmetatable(L, "FILE*");
+    lua_pop(L, 1);
     luaL_newmetatable(L, FLUX_BOX_METATABLE); /* [metatable] */
     flux_setboxgc(L);
     flux_protectmetatable(L, "Swift function");

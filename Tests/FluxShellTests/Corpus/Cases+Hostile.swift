@@ -112,6 +112,9 @@ extension Corpus {
     ]
 
     static let limits: [BadInput] = [
+        lua(.hostile, "local f = io.tmpfile() getmetatable(f).__gc = function() while true do end end f = nil collectgarbage() error('collected', 0)",
+            "attempt to index a string value",
+            title: "a looping __gc put into the open files' metatable, which Lua finalizes with hooks off"),
         lua(.hostile, "setmetatable({}, {__gc = function() while true do end end}) collectgarbage() error('collected', 0)",
             "error in finalizer: stdin:1: instruction budget exceeded", title: "a finalizer that loops, at a collection"),
         lua(.hostile, "setmetatable({}, {__gc = function() while true do end end}) local t for i = 1, 200000 do t = {i} end error('allocated', 0)",
