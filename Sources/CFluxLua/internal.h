@@ -24,6 +24,9 @@ int flux_resumebounded(lua_State *L, lua_State *co, int nargs, long long budget,
 
 /* Replaces setmetatable and debug.setmetatable so that scripts' finalizers run bounded (finalizer.c). */
 void flux_openfinalizers(lua_State *L);
+/* Replaces debug.getmetatable, debug.getregistry and debug.setupvalue with versions that keep the host's
+ * objects out of reach (debuglib.c). */
+void flux_opendebug(lua_State *L);
 
 /* Sets up the view metatable and its cache (view.c). */
 void flux_openviews(lua_State *L);

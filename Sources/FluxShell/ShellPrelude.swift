@@ -9,7 +9,8 @@ enum ShellPrelude {
           type, tostring, pairs, next, getmetatable, select, error, pcall
     local format, concat, sort, mathtype = string.format, table.concat, table.sort, math.type
     local rawget = rawget
-    -- The real metatable, past a __metatable field, as lua.c's luaL_tolstring reads it.
+    -- The real metatable, past a __metatable field a script set (the host's own stay hidden: debug.getmetatable
+    -- honours theirs).
     local rawmetatable = debug and debug.getmetatable or getmetatable
 
     local function metafield(value, name)
@@ -54,9 +55,8 @@ enum ShellPrelude {
 
     -- A read-only state view from the flux module: its fields, through the view's own pairs.
     local function view_fields(value)
-      if metafield(value, "__name") ~= "flux.state" or type(metafield(value, "__pairs")) ~= "function" then
-        return nil
-      end
+      -- Its metatable is the host's, hidden: getmetatable gives its name.
+      if type(value) ~= "userdata" or getmetatable(value) ~= "flux.state" then return nil end
       local fields = {}
       for k, v in pairs(value) do fields[k] = v end
       return fields
