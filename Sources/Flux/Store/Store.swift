@@ -175,6 +175,18 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         dispatcher.routesChanged()
     }
 
+    /// Changes the state for any action, with the dispatch's context to ``DispatchContext/waitFor(_:)``
+    /// other stores first.
+    public typealias ContextHandler = (inout State, any Action, DispatchContext) throws -> Void
+
+    /// `onEveryAction` for a derived store: `handler` reaches the stores it waits for through the
+    /// context, so it need not capture (and keep alive) the dispatcher.
+    public final func onEveryAction(_ handler: @escaping ContextHandler) {
+        let context = DispatchContext(dispatcher: dispatcher)
+        let plain: Handler<any Action> = { state, action in try handler(&state, action, context) }
+        onEveryAction(plain)
+    }
+
     /// ``begin()`` and ``apply(_:)`` with one copy of the state: the state now becomes the checkpoint
     /// (moved, not copied) only once the handlers have made the next one.
     @inlinable
