@@ -1,14 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The module graph is the data flow:
-//   Flux, FluxTable                      stand alone
-//   FluxFeatures  → Flux, FluxTable      plain Swift an app could use
-//   CFluxLua      → CLua                 the C side of the Lua bridge
+// The module graph is the data flow (every target lists the modules it imports; ARCHITECTURE.md walks it):
+//   Flux          → DequeModule, OpenCombine   actions, dispatcher, stores, history, action log
+//   FluxTable                                   stands alone: table view models, diff, terminal renderer
+//   FluxFeatures  → Flux, FluxTable            plain Swift an app could use
+//   CFluxLua      → CLua                       the C side of the Lua bridge
 //   FluxLua       → CFluxLua, CLua, Flux, FluxTable
-//   FluxSession   → Flux, GRDB            a session's stores, journal and undo history in SQLite
-//   FluxShell     → CReadline, FluxLua, FluxFeatures, FluxSession
-//   fluxsh        → FluxShell            (only `main`)
+//   FluxSession   → Flux, GRDB                 a session's stores, journal and undo history in SQLite
+//   FluxShell     → CReadline, Flux, FluxTable, FluxLua, FluxFeatures, FluxSession, ArgumentParser
+//   fluxsh        → FluxShell                  (only `main`)
+//   flux-bench    → Flux, FluxTable, FluxLua, FluxFeatures, FluxSession
 let package = Package(
     name: "FluxShell",
     products: [
@@ -16,6 +18,8 @@ let package = Package(
         .library(name: "FluxTable", targets: ["FluxTable"]),
         .library(name: "FluxLua", targets: ["FluxLua"]),
         .library(name: "FluxFeatures", targets: ["FluxFeatures"]),
+        .library(name: "FluxSession", targets: ["FluxSession"]),
+        .library(name: "FluxShell", targets: ["FluxShell"]),
         .executable(name: "fluxsh", targets: ["fluxsh"]),
         .executable(name: "flux-bench", targets: ["flux-bench"]),
     ],
@@ -48,19 +52,19 @@ let package = Package(
         .target(
             name: "FluxShell",
             dependencies: [
-                "CReadline", "FluxLua", "FluxFeatures", "FluxSession",
+                "CReadline", "Flux", "FluxTable", "FluxLua", "FluxFeatures", "FluxSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "fluxsh", dependencies: ["FluxShell"]),
         .executableTarget(name: "flux-bench", dependencies: ["Flux", "FluxLua", "FluxTable", "FluxFeatures", "FluxSession"]),
-        .testTarget(name: "FluxTests", dependencies: ["Flux"]),
+        .testTarget(name: "FluxTests", dependencies: ["Flux", .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(name: "FluxTableTests", dependencies: ["FluxTable"]),
-        .testTarget(name: "FluxLuaTests", dependencies: ["FluxLua", "Flux", "FluxTable"]),
+        .testTarget(name: "FluxLuaTests", dependencies: ["FluxLua", "CFluxLua", "CLua", "Flux", "FluxTable"]),
         .testTarget(name: "FluxFeaturesTests", dependencies: ["FluxFeatures", "Flux", "FluxTable"]),
         .testTarget(name: "FluxSessionTests", dependencies: [
             "FluxSession", "Flux", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "fluxsh"]),
+        .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "fluxsh", "CReadline", "Flux", "FluxLua", "FluxTable"]),
     ]
 )

@@ -67,4 +67,25 @@ struct FeaturesSpec {
 
         #expect(list.model().sections[1].cells.map(\.title) == ["#1 Crack in east wall", "#2 Loose tile"])
     }
+
+    @Test("an owner drops its dispatcher → the dispatcher and every shipped store are freed")
+    func freedWithOwner() throws {
+        weak var dispatcher: Dispatcher?
+        weak var visibleIssues: VisibleIssuesStore?
+        weak var ticTacToe: TicTacToeStore?
+        do {
+            let owned = Dispatcher()
+            let features = FluxFeatures.install(on: owned)
+            // A dispatch that runs the derived store's waitFor, and an undo step holding states.
+            try owned.dispatch(try owned.registry.decode("issues.selectBlueprint", json: #"{"blueprint":"A-101"}"#))
+            try owned.dispatch(TicTacToeActions.placeToken(atIndex: 4))
+            #expect(features.visibleIssues.state.blueprint?.id == "A-101")
+            dispatcher = owned
+            visibleIssues = features.visibleIssues
+            ticTacToe = features.ticTacToe
+        }
+        #expect(dispatcher == nil)
+        #expect(visibleIssues == nil)
+        #expect(ticTacToe == nil)
+    }
 }

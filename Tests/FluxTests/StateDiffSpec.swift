@@ -92,10 +92,10 @@ import Testing
     }
 
     @Test("a Swift action's fields and types are read from its Decodable conformance, even one that refuses the made-up values")
-    func derived() {
+    func derived() throws {
         var registry = ActionRegistry()
-        registry.register(Move.self)
-        registry.register(Reset.self)
+        try registry.register(Move.self)
+        try registry.register(Reset.self)
         registry.register(name: "script.any") { decoder in
             _ = try decoder.singleValueContainer().decode(Bool.self)
             return Reset()
@@ -121,9 +121,9 @@ import Testing
     }
 
     @Test("optional fields get a ?, enums their raw type (a case-iterable one lets the fields after it show), lists and tables their kind")
-    func kinds() {
+    func kinds() throws {
         var registry = ActionRegistry()
-        registry.register(Full.self)
+        try registry.register(Full.self)
         #expect(PayloadFields(deriving: "game.full", registry: registry)?.description
             == "{index: integer, note: string?, side: string, path: list, meta: table, ratio: number, flag: boolean}")
     }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// var registry = ActionRegistry()
-/// registry.register(ToggleFilter.self)
+/// try registry.register(ToggleFilter.self)
 /// let action = try registry.decode("annotationFilter.toggleFilter", json: #"{"filter":"hideAll"}"#)
 /// ```
 public struct ActionRegistry {
@@ -17,23 +17,37 @@ public struct ActionRegistry {
     public typealias Decode = (any Decoder) throws -> any Action
 
     private var decoders: [String: Decode] = [:]
+    /// The Swift type behind each name registered by type; a name registered with a decode closure has none.
+    private var types: [String: any Action.Type] = [:]
 
     /// An empty registry.
     public init() {}
 
-    /// Registers an action type under its ``Action/name``.
-    public mutating func register<A: Action>(_ type: A.Type) {
+    /// Registers an action type under its ``Action/name``; registering the same type again changes nothing.
+    ///
+    /// - Throws: ``ActionError/conflictingTypes(action:registered:new:)`` when another type already has
+    ///   the name: one would silently decode as the other.
+    public mutating func register<A: Action>(_ type: A.Type) throws(ActionError) {
+        if let registered = types[A.name] {
+            guard registered == A.self else {
+                throw .conflictingTypes(action: A.name, registered: String(reflecting: registered), new: String(reflecting: A.self))
+            }
+            return
+        }
         decoders[A.name] = { try A(from: $0) }
+        types[A.name] = A.self
     }
 
     /// Registers a name whose actions are built by `decode` (for actions defined at run time).
     public mutating func register(name: String, decode: @escaping Decode) {
         decoders[name] = decode
+        types[name] = nil
     }
 
     /// Removes a name.
     public mutating func unregister(name: String) {
         decoders[name] = nil
+        types[name] = nil
     }
 
     /// Whether `name` is registered.

@@ -144,8 +144,19 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// Handles actions of type `A`: `handler` changes the state it is given, or throws to refuse.
     ///
     /// The action type is registered with the dispatcher's registry so it can be dispatched by name.
+    /// When another type already has the name, the store refuses every action of that name with
+    /// ``ActionError/conflictingTypes(action:registered:new:)`` (so dispatching it fails and changes
+    /// nothing) and the dispatcher's ``Dispatcher/onNote`` hears the conflict at once.
     @inlinable
     public final func on<A: Action>(_ type: A.Type, _ handler: @escaping Handler<A>) {
+        do {
+            try dispatcher.registry.register(A.self)
+        } catch {
+            handlers[A.name] = { _, _ in throw error }
+            dispatcher.onNote("store '\(name)': \(error)")
+            dispatcher.routesChanged()
+            return
+        }
         handlers[A.name] = { state, action in
             // An identity check of the type and a direct read instead of `as?`, whose runtime cast
             // costs more than the rest of a small handler.
@@ -154,7 +165,6 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
             }
             try handler(&state, typed)
         }
-        dispatcher.registry.register(A.self)
         dispatcher.routesChanged()
     }
 
@@ -163,6 +173,18 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     public final func onEveryAction(_ handler: @escaping Handler<any Action>) {
         everyAction = handler
         dispatcher.routesChanged()
+    }
+
+    /// Changes the state for any action, with the dispatch's context to ``DispatchContext/waitFor(_:)``
+    /// other stores first.
+    public typealias ContextHandler = (inout State, any Action, DispatchContext) throws -> Void
+
+    /// `onEveryAction` for a derived store: `handler` reaches the stores it waits for through the
+    /// context, so it need not capture (and keep alive) the dispatcher.
+    public final func onEveryAction(_ handler: @escaping ContextHandler) {
+        let context = DispatchContext(dispatcher: dispatcher)
+        let plain: Handler<any Action> = { state, action in try handler(&state, action, context) }
+        onEveryAction(plain)
     }
 
     /// ``begin()`` and ``apply(_:)`` with one copy of the state: the state now becomes the checkpoint

@@ -5,7 +5,7 @@ import Flux
 ///
 /// The inter-store dependency is a Flux `waitFor`, not a subscription from one store to another:
 /// on every action this store first lets both upstream stores handle it
-/// (`dispatcher.waitFor([issues.token, filters.token])`), then recomputes from their new states. So
+/// (`context.waitFor([issues.token, filters.token])`), then recomputes from their new states. So
 /// the derived list changes in the same dispatch as its sources — one notification, one undo step,
 /// rolled back with them when any store refuses the action — whatever order the stores registered
 /// in. A subscription would instead update it in a second, separate dispatch that undo and rollback
@@ -21,8 +21,10 @@ public final class VisibleIssuesStore: Store<VisibleIssuesState> {
             state: VisibleIssuesState(issues: issues.state, filters: filters.state),
             dispatcher: dispatcher
         )
-        onEveryAction { state, _ in
-            try dispatcher.waitFor([issues.token, filters.token])
+        // The dispatch's context, not `dispatcher`: the dispatcher owns this store, so a handler that
+        // captured it would keep the dispatcher and every store on it alive.
+        onEveryAction { state, _, context in
+            try context.waitFor([issues.token, filters.token])
             state = VisibleIssuesState(issues: issues.state, filters: filters.state)
         }
     }
