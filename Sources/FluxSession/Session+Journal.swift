@@ -14,8 +14,10 @@ public struct JournalEntry {
 
 /// The size of a session, as `:session` shows it.
 public struct SessionSummary {
-    /// How many actions and steps the journal holds.
+    /// The journal's length: its last entry's number.
     public let journalLength: Int
+    /// The number of its first entry kept (entries before it were compacted away).
+    public let firstEntry: Int
     /// How many rows hold them (a run of identical actions is one row).
     public let journalRows: Int
     /// The database's size on disk, its write-ahead log included, in bytes.
@@ -27,18 +29,28 @@ extension Session {
     public func summary() throws -> SessionSummary {
         save()
         let rows = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0 }
-        let bytes = ["", "-wal"].reduce(0) { total, extra in
+        return SessionSummary(journalLength: nextNumber - 1, firstEntry: firstNumber, journalRows: rows, bytes: bytes)
+    }
+
+    /// The database's size on disk, its write-ahead log included, in bytes.
+    var bytes: Int {
+        ["", "-wal"].reduce(0) { total, extra in
             total + ((try? FileManager.default.attributesOfItem(atPath: path + extra)[.size] as? Int) ?? 0)
         }
-        return SessionSummary(journalLength: nextNumber - 1, journalRows: rows, bytes: bytes)
     }
 
     /// The journal's entries numbered `range` (clamped to what it holds), oldest first, after saving
     /// what is pending; each action of a run is an entry of its own.
+    ///
+    /// - Throws: ``SessionError`` when the range reaches before the first entry kept by a compaction.
     public func journal(_ range: ClosedRange<Int>) throws -> [JournalEntry] {
         save()
-        let range = max(1, range.lowerBound) ... min(nextNumber - 1, range.upperBound)
-        guard !range.isEmpty, range.lowerBound <= range.upperBound else { return [] }
+        if firstNumber > 1, range.lowerBound < firstNumber {
+            throw SessionError("entries 1-\(firstNumber - 1) were compacted away: the journal starts at entry \(firstNumber)")
+        }
+        let (lower, upper) = (max(1, range.lowerBound), min(nextNumber - 1, range.upperBound))
+        guard lower <= upper else { return [] }
+        let range = lower ... upper
         let rows = try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT seq, count, line, stores FROM journal

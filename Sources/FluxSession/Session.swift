@@ -38,6 +38,8 @@ public final class Session {
     let clock: () -> Double
     /// The number the next journalled action gets (the journal's length plus one).
     var nextNumber: Int
+    /// The number of the journal's first entry kept: 1 until older entries are compacted away.
+    public internal(set) var firstNumber: Int
     private var savedHistoryVersion: Int?
     /// Saved states of stores not registered yet, by store name.
     var pendingStates: [String: Row] = [:]
@@ -59,9 +61,11 @@ public final class Session {
         self.clock = clock
         self.report = report
         journal = SessionJournal(clock: clock)
-        nextNumber = try database.read { db in
-            // The last row by its key: MAX(seq + count) would read the whole journal.
-            try Int.fetchOne(db, sql: "SELECT seq + count FROM journal ORDER BY seq DESC LIMIT 1") ?? 1
+        (firstNumber, nextNumber) = try database.read { db in
+            let first = try Int.fetchOne(db, sql: "SELECT seq FROM journalStart") ?? 1
+            // The last row by its key: MAX(seq + count) would read the whole journal. A journal
+            // compacted to nothing goes on from its first entry kept.
+            return (first, try Int.fetchOne(db, sql: "SELECT seq + count FROM journal ORDER BY seq DESC LIMIT 1") ?? first)
         }
     }
 

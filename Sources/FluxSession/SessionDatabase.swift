@@ -8,6 +8,8 @@ import GRDB
 /// - `state`: each store's state at the last commit, in its store's encoding.
 /// - `staleState`: saved states that no longer decoded when the session was opened, kept as they were.
 /// - `history`: the undo and redo steps, each with the states of the stores it restores.
+/// - `journalStart`: the number of the journal's first entry kept, once older entries were compacted
+///   away (numbers stay as they were, so the journal never renumbers).
 ///
 /// Write-ahead logging with `synchronous = NORMAL`: a commit is in the log file when it returns, so a
 /// killed process loses nothing committed; only a power failure could lose the last commits.
@@ -52,6 +54,15 @@ enum SessionDatabase {
                     position INTEGER PRIMARY KEY,  -- undo steps oldest first, then redo steps
                     stack TEXT NOT NULL,           -- 'undo' or 'redo'
                     changes TEXT NOT NULL          -- JSON: {"label", "changes": [{"store", "format", "state"}]}
+                );
+                """)
+        }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE journalStart (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),  -- one row at most
+                    seq INTEGER NOT NULL,                   -- the first entry kept
+                    compactedAt REAL NOT NULL
                 );
                 """)
         }

@@ -11,22 +11,56 @@ extension Shell {
         return session
     }
 
-    func showSession(_ text: String) throws {
-        try CommandArguments(text, for: Self.command(named: "session")!).none()
+    /// How many journal entries `:session compact` keeps when not told.
+    static let compactionKeeps = 1_000
+
+    /// `:session`, or `:session compact [keep]`.
+    func runSession(_ text: String) throws {
+        let arguments = CommandArguments(text, for: Self.command(named: "session")!)
+        switch arguments.words.first {
+        case nil: try showSession()
+        case "compact" where arguments.words.count <= 2:
+            let keep = try arguments.words.dropFirst().first.map { word in
+                guard let keep = Int(word), keep >= 0 else {
+                    throw ShellCommandError.failed("'\(word)' is not a count: :session compact 1000 keeps the journal's last 1,000 entries, :session compact 0 none")
+                }
+                return keep
+            } ?? Self.compactionKeeps
+            try compactSession(keeping: keep)
+        default: throw ShellCommandError.usage(arguments.command)
+        }
+    }
+
+    private func showSession() throws {
         let session = try requireSession()
         let summary = try session.summary()
+        let start = summary.firstEntry > 1 ? " (from entry \(summary.firstEntry); older ones compacted)" : ""
         print("""
             session  \(session.name)
             file     \(session.path)
-            journal  \(summary.journalLength) action\(summary.journalLength == 1 ? "" : "s") and steps in \(summary.journalRows) row\(summary.journalRows == 1 ? "" : "s"), \(Self.size(summary.bytes)) on disk
+            journal  \(summary.journalLength) action\(summary.journalLength == 1 ? "" : "s") and steps in \(summary.journalRows) row\(summary.journalRows == 1 ? "" : "s"), \(Self.size(summary.bytes)) on disk\(start)
             """)
+    }
+
+    private func compactSession(keeping keep: Int) throws {
+        let session = try requireSession()
+        let done: Compaction
+        do {
+            done = try session.compact(keeping: keep)
+        } catch let error as SessionError {
+            throw ShellCommandError.failed(error.description)
+        }
+        let kept = done.kept == 0 ? "journal empty (the next entry is \(done.journalLength + 1))"
+            : "journal \(done.kept) entr\(done.kept == 1 ? "y" : "ies") (\(done.firstEntry)-\(done.journalLength))"
+        print("compacted: dropped \(done.dropped) entr\(done.dropped == 1 ? "y" : "ies"), \(kept), file \(Self.size(done.bytesBefore)) → \(Self.size(done.bytesAfter))")
     }
 
     /// `:history 20` / `:history all`: the journal's last entries, with payloads.
     func listJournal(_ count: Int?) throws {
         let session = try requireSession()
         let length = session.journalLength
-        let entries = try session.journal((count.map { length - $0 + 1 } ?? 1) ... length)
+        let first = max(session.firstNumber, count.map { length - $0 + 1 } ?? 1)
+        let entries = try session.journal(first ... max(first, length))
         guard !entries.isEmpty else { return print("the journal is empty") }
         let width = String(entries.last!.number).count
         print(entries.map { entry in
@@ -41,15 +75,20 @@ extension Shell {
         let session = try requireSession()
         let path = arguments.words[0]
         let length = session.journalLength
-        var range = 1 ... max(1, length)
+        var range = session.firstNumber ... max(session.firstNumber, length)
         if arguments.words.count == 2 {
             let bounds = arguments.words[1].split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, from <= to else {
-                throw ShellCommandError.failed("a range is FROM-TO, two action numbers from 1 (the journal holds 1-\(length))")
+                throw ShellCommandError.failed("a range is FROM-TO, two action numbers from 1 (the journal holds \(session.firstNumber)-\(length))")
             }
             range = from ... to
         }
-        let entries = try session.journal(range)
+        let entries: [JournalEntry]
+        do {
+            entries = try session.journal(range)
+        } catch let error as SessionError {
+            throw ShellCommandError.failed("\(error.description); nothing was exported")
+        }
         guard !FileManager.default.fileExists(atPath: path) else {
             throw ShellCommandError.failed("\(path) exists: :export does not overwrite a file")
         }

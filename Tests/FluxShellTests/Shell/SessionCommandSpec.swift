@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--session`, `--fresh`, `--no-session`, `:session`, `:history N|all` and `:export`, as a user runs them.
+/// `--session`, `--fresh`, `--no-session`, `:session`, `:session compact`, `:history N|all` and `:export`, as a user runs them.
 @Suite("fluxsh sessions")
 struct SessionCommandSpec {
     let state = temporaryPath("sessions")
@@ -93,6 +93,41 @@ struct SessionCommandSpec {
         #expect(result.errors.contains("'x' is not a count"))
         let replayed = try FluxshProcess.run(["--no-color"], input: ":replay \(export)\nflux.state('ticTacToe').board[2]\n")
         #expect(replayed.output == "replayed 2 entries from \(export)\nO\n")
+    }
+
+    @Test(":session compact KEEP drops older entries; the rest keep their numbers, after a restart too")
+    func compact() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let export = temporaryPath("compacted.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: export) }
+        let result = try fluxsh(["--session", "c"], """
+            for i = 1, 10 do flux.dispatch("ticTacToe.placeToken", {index = 4}) flux.dispatch("ticTacToe.reset") end
+            :dispatch ticTacToe.placeToken {index = 0}
+            :session compact 3
+            :history all
+            :export \(export) 18-21
+            :export \(export) 19-20
+            :session
+            :session compact x
+            :session compact
+            """)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("compacted: dropped 18 entries, journal 3 entries (19-21), file "), "\(lines[0])")
+        #expect(lines[1].hasPrefix(#"19  {"name":"ticTacToe.placeToken","payload":{"index":4}"#))
+        #expect(lines[2].hasPrefix(#"20  {"name":"ticTacToe.reset""#))
+        #expect(lines[3].hasPrefix(#"21  {"name":"ticTacToe.placeToken","payload":{"index":0}"#))
+        #expect(result.errors.contains("entries 1-18 were compacted away: the journal starts at entry 19; nothing was exported"))
+        #expect(lines[4] == "exported 2 entries (19-20) to \(export)")
+        #expect(lines[7].hasPrefix("journal  21 actions and steps in 3 rows, ") && lines[7].hasSuffix(" (from entry 19; older ones compacted)"))
+        #expect(result.errors.contains("'x' is not a count"))
+        #expect(lines[8].hasPrefix("compacted: dropped 0 entries, journal 3 entries (19-21), file "))
+        let again = try fluxsh(["--session", "c"], ":dispatch ticTacToe.placeToken {index = 8}\n:history 9\nflux.state('ticTacToe').board[1]\n:session compact 0\n:history all\n")
+        let more = again.output.split(separator: "\n").map(String.init)
+        #expect(more[0 ... 3].map { $0.prefix(4) } == ["19  ", "20  ", "21  ", "22  "])
+        #expect(more[4] == "X")
+        #expect(more[5].hasPrefix("compacted: dropped 4 entries, journal empty (the next entry is 23), file "))
+        #expect(more[6] == "the journal is empty")
+        #expect(again.errors.isEmpty)
     }
 
     @Test("a group that fails leaves nothing in the journal: an export of it replays cleanly")

@@ -1,0 +1,78 @@
+import Flux
+import Foundation
+import GRDB
+import Testing
+@testable import FluxSession
+
+/// Compacting the journal: old entries go, the rest keep their numbers, states and undo history stay.
+extension SessionSpec {
+    @Test("compaction keeps the last entries under their numbers; a range before them is an error naming the first kept")
+    func compactKeepsNumbers() throws {
+        let (dispatcher, store, session) = try start()
+        for _ in 0 ..< 10 { try dispatcher.dispatch(Add(by: 1)) } // entries 1-10, one row
+        try dispatcher.dispatch(Add(by: 2))                        // 11
+        try dispatcher.dispatch(Add(by: 3))                        // 12
+        let done = try session.compact(keeping: 5)
+        #expect(done.dropped == 7)
+        #expect(done.firstEntry == 8 && done.journalLength == 12 && done.kept == 5)
+        let kept = try session.journal(8 ... 12)
+        #expect(kept.map(\.number) == [8, 9, 10, 11, 12])
+        #expect(kept.map { $0.line.contains(#""by":1"#) } == [true, true, true, false, false])
+        #expect(try session.summary().journalRows == 3)
+        let error = try #require(throws: SessionError.self) { try session.journal(7 ... 12) }
+        #expect("\(error)".contains("the journal starts at entry 8"))
+        #expect(throws: SessionError.self) { try session.journal(1 ... 3) }
+        try dispatcher.dispatch(Add(by: 4))
+        #expect(try session.journal(13 ... 13).first?.line.contains(#""by":4"#) == true)
+        #expect((store as! CounterStore).state.count == 19)
+    }
+
+    @Test("a session compacted to nothing restarts with its states, its undo history and its numbering")
+    func compactToNothing() throws {
+        do {
+            let (dispatcher, _, session) = try start()
+            try dispatcher.dispatch(Add(by: 2))
+            try dispatcher.dispatch(Add(by: 5))
+            try dispatcher.undo()
+            let done = try session.compact(keeping: 0)
+            #expect(done.dropped == 3 && done.kept == 0)
+        }
+        let (dispatcher, store, session) = try start()
+        #expect((store as! CounterStore).state.count == 2)
+        #expect(dispatcher.history.redoLabels == ["counter.add"])
+        #expect(session.firstNumber == 4 && session.journalLength == 3)
+        try dispatcher.redo()
+        session.save()
+        #expect(try session.journal(4 ... 4).first?.line.hasPrefix(#"{"step":"redo""#) == true)
+        #expect((store as! CounterStore).state.count == 7)
+        // A second compaction counts only what it drops.
+        #expect(try session.compact(keeping: 0).dropped == 1)
+    }
+
+    @Test("compaction gives the journal's space back to the disk")
+    func compactShrinks() throws {
+        let (dispatcher, _, session) = try start()
+        for by in 0 ..< 20_000 { try dispatcher.dispatch(Add(by: by)) } // distinct actions: a row each
+        let done = try session.compact(keeping: 100)
+        #expect(done.dropped == 19_900)
+        #expect(done.bytesAfter * 10 < done.bytesBefore, "\(done.bytesBefore) → \(done.bytesAfter)")
+        #expect(try session.summary().journalRows == 100)
+    }
+
+    // A process killed during compaction: the entries are dropped in one transaction, which SQLite
+    // rolls back when the database is next opened (a killed process is what the write-ahead log is
+    // for, see SessionCrashSpec). A transaction that fails part-way, as here, stands for it.
+    @Test("a compaction that fails part-way leaves the journal whole")
+    func compactFailsWhole() throws {
+        let (dispatcher, _, session) = try start()
+        for by in 1 ... 5 { try dispatcher.dispatch(Add(by: by)) }
+        session.save()
+        try session.database.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON journalStart BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        #expect(throws: SessionError.self) { try session.compact(keeping: 1) }
+        #expect(session.firstNumber == 1)
+        #expect(try session.journal(1 ... 5).count == 5)
+        #expect(try session.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM journal") } == 5)
+    }
+}
