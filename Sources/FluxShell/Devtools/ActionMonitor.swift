@@ -65,6 +65,15 @@ final class ActionMonitor: Middleware {
         }
     }
 
+    /// A failed group took back its last `actions`: so does its step (gone when nothing of it stays).
+    func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
+        guard var last = done.popLast(), last.group != nil else { return }
+        last.count -= actions
+        guard last.count > 0 else { return }
+        last.actions = Array(last.actions.prefix(last.count))
+        done.append(last)
+    }
+
     /// The steps as they are: what a replay that fails puts back, as the dispatcher puts back its history.
     var steps: (done: [Step], undone: [Step]) {
         get { (done, undone) }

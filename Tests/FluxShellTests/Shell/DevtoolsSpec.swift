@@ -134,6 +134,7 @@ import Testing
         shell.type(":dispatch todo.add {title = \"milk\"}")
         shell.type(":dispatch todo.add {title = \"\"}")
         shell.type("flux.group('two', function() flux.dispatch('todo.add', {title = 'eggs'}) flux.dispatch('ticTacToe.placeToken', {index = 2}) end)")
+        shell.type("flux.group('doomed', function() flux.dispatch('todo.add', {title = 'tea'}) error('no', 0) end)")
         shell.type(":dispatch ticTacToe.placeToken {index = 4}")
         #expect(shell.print(":history") == """
               1. todo.add {title = "milk"}  → todo
