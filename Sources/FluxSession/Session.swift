@@ -196,21 +196,6 @@ public final class Session {
         return dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")
     }
 
-    /// Runs `body` so that either all it commits is journalled or, when it throws, none of it: no
-    /// save happens inside, and what it journalled is forgotten on error (a replay that undid itself).
-    public func atomically<T>(_ body: () throws -> T) rethrows -> T {
-        let mark = journal.mark
-        let deadline = journal.deadline
-        journal.deadline = .infinity
-        defer { journal.deadline = deadline }
-        do {
-            return try body()
-        } catch {
-            journal.rewind(to: mark)
-            throw error
-        }
-    }
-
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {

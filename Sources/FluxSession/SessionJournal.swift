@@ -34,6 +34,8 @@ final class SessionJournal: CommitObserver {
     @exclusivity(unchecked) private var lastIsFollowUp = false
     /// Runs before this index are not continued: a step, or a rewind, came after them.
     @exclusivity(unchecked) private var runsBefore = 0
+    /// Where the journal was when each running ``Dispatcher/allOrNothing(_:)`` began.
+    @exclusivity(unchecked) private var marks: [(runs: Int, lastCount: Int)] = []
 
     init(clock: @escaping () -> Double) {
         self.clock = clock
@@ -97,12 +99,21 @@ final class SessionJournal: CommitObserver {
         travelled = false
     }
 
+    func willRunAllOrNothing(in dispatcher: Dispatcher) {
+        marks.append(mark)
+    }
+
+    func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
+        guard let mark = marks.popLast(), !kept else { return }
+        rewind(to: mark)
+    }
+
     /// Where the journal is now, to go back to with ``rewind(to:)``.
-    var mark: (runs: Int, lastCount: Int) { (runs.count, runs.last?.count ?? 0) }
+    private var mark: (runs: Int, lastCount: Int) { (runs.count, runs.last?.count ?? 0) }
 
     /// Forgets what was journalled since `mark` (a replay that undid itself). Its action names stay:
     /// saving a store again is harmless.
-    func rewind(to mark: (runs: Int, lastCount: Int)) {
+    private func rewind(to mark: (runs: Int, lastCount: Int)) {
         if runs.count > mark.runs { runs.removeLast(runs.count - mark.runs) }
         if mark.runs > 0, runs.count == mark.runs { runs[mark.runs - 1].count = mark.lastCount }
         runsBefore = runs.count

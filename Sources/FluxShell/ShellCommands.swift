@@ -338,20 +338,16 @@ extension Shell {
         let progress = ProgressLine(label: "replaying \(path):")
         defer { progress.finish() }
         let interrupted = { SignalInterrupts.interruptPending }
-        let steps = monitor.steps
         do {
             // All or nothing: a line the stores refuse, or Ctrl-C between entries (or in a Lua handler),
-            // puts every store and the undo history back.
-            let replayer = ActionReplayer(dispatcher: dispatcher, decode: host.logDecoder)
-            let replay = { () throws(ReplayError) -> Int in
-                try replayer.replay(contentsOf: log, progress: progress.update, shouldStop: interrupted)
-            }
-            let count = try session.map { try $0.atomically(replay) } ?? replay()
+            // puts every store and the undo history back, and the journal, a recording and the devtools
+            // forget what they heard of it.
+            let count = try ActionReplayer(dispatcher: dispatcher, decode: host.logDecoder)
+                .replay(contentsOf: log, progress: progress.update, shouldStop: interrupted)
             progress.finish()
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
         } catch {
             progress.finish()
-            monitor.steps = steps
             if interrupted() || (error as? ReplayError)?.isStopped == true {
                 throw ShellCommandError.failed("interrupted: nothing of \(path) was applied")
             }

@@ -127,7 +127,7 @@ struct SessionSpec {
         let (dispatcher, _, session) = try start()
         try dispatcher.dispatch(Add(by: 1))
         #expect(throws: TestError.self) {
-            try session.atomically {
+            try dispatcher.allOrNothing {
                 try dispatcher.dispatch(Add(by: 1))
                 try dispatcher.dispatch(Add(by: 5))
                 throw TestError()

@@ -71,6 +71,20 @@ struct ActionLogSpec {
         #expect(replica.snapshot == world.snapshot)
     }
 
+    @Test("a replay that fails while recording leaves nothing of it in the recording")
+    func failedReplayLeavesNoLine() throws {
+        let world = World(recording: true)
+        try world.dispatcher.dispatch(Increment(by: 1))
+        let log = #"""
+            {"name":"todos.add","payload":{"title":"milk"}}
+            {"name":"todos.add","payload":{"title":""}}
+            """#
+        #expect(throws: ReplayError.self) { try ActionReplayer(dispatcher: world.dispatcher).replay(contentsOf: log) }
+        try world.dispatcher.dispatch(Increment(by: 2))
+        #expect(world.lines.count == 2)
+        #expect(!world.lines.contains { $0.contains("milk") })
+    }
+
     @Test("a line holds name, payload, time and group")
     func lineFormat() throws {
         let world = World(recording: true)

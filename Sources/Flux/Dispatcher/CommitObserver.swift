@@ -9,4 +9,8 @@ public protocol CommitObserver: AnyObject {
     /// After a failed group took back the last `actions` committed actions (all since its start, so
     /// none of them has been saved: the dispatcher is not settled while a group is open).
     func didRollBack(_ actions: Int, in dispatcher: Dispatcher)
+    /// Before ``Dispatcher/allOrNothing(_:)`` runs its work (calls nest); nothing is settled inside.
+    func willRunAllOrNothing(in dispatcher: Dispatcher)
+    /// After it: when `kept` is false, what was committed since the matching call did not happen.
+    func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher)
 }

@@ -117,6 +117,8 @@ public final class Dispatcher {
     /// The group a subscriber opened: the actions it queues run later as one group.
     @exclusivity(unchecked) private var queueingGroup: OpenGroup?
     @exclusivity(unchecked) private var draining = false
+    /// How many ``allOrNothing(_:)`` calls are running: nothing is settled (or saved) inside one.
+    @exclusivity(unchecked) private var allOrNothingDepth = 0
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
@@ -194,7 +196,7 @@ public final class Dispatcher {
 
     /// Whether no group is open and no follow-up is queued: what has been dispatched is complete, so a
     /// session saving now saves no half of a group or an action without its follow-ups.
-    public var isSettled: Bool { openGroup == nil && followUps.isEmpty }
+    public var isSettled: Bool { openGroup == nil && followUps.isEmpty && allOrNothingDepth == 0 }
 
     /// The label and number of the undo group open now, if any (the action log records it).
     public var currentGroup: (id: Int, label: String)? {
@@ -496,16 +498,30 @@ public final class Dispatcher {
         let targets = registrations.map(\.target)
         let states = targets.map { $0.snapshot() }
         let steps = history.steps
+        allOrNothingDepth += 1
+        for hook in middleware { hook.willRunAllOrNothing(in: self) }
+        commitObserver?.willRunAllOrNothing(in: self)
+        let result: T
         do {
-            return try body()
+            result = try body()
         } catch {
             for (target, state) in zip(targets, states) { target.restore(state) }
             history.replaceSteps(undo: steps.undo, redo: steps.redo)
             phase = .notifying
             for target in targets { target.publish() }
             phase = .idle
+            endAllOrNothing(kept: false)
             throw error
         }
+        endAllOrNothing(kept: true)
+        return result
+    }
+
+    /// Tells the observers how the outermost-first work of ``allOrNothing(_:)`` ended.
+    private func endAllOrNothing(kept: Bool) {
+        allOrNothingDepth -= 1
+        for hook in middleware { hook.didRunAllOrNothing(kept: kept, in: self) }
+        commitObserver?.didRunAllOrNothing(kept: kept, in: self)
     }
 
     /// Reverts the last step: every store it touched returns to its state before, and is published.

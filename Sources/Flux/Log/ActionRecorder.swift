@@ -8,13 +8,15 @@ import Foundation
 /// dispatcher.middleware.append(recorder)
 /// ```
 ///
-/// Only actions that succeeded are recorded: a failed one changed nothing. The actions of a group
-/// are written when it ends, and not at all when it fails and is rolled back.
+/// Only actions that succeeded are recorded: a failed one changed nothing. The lines of a group, or of
+/// work run by ``Dispatcher/allOrNothing(_:)``, are held until it ends, and dropped when it is rolled back.
 public final class ActionRecorder: Middleware {
     private let write: (String) -> Void
     private let clock: () -> Double
-    /// The lines of the group open now.
-    private var grouped: [String] = []
+    /// Lines not written yet: of the group open now, or of all-or-nothing work still running.
+    private var held: [String] = []
+    /// How many lines were held when each running all-or-nothing work began.
+    private var marks: [Int] = []
 
     /// A recorder handing each line (without its newline) to `write`; `clock` gives the time in seconds.
     public init(clock: @escaping () -> Double = { Date().timeIntervalSince1970 }, write: @escaping (String) -> Void) {
@@ -34,28 +36,41 @@ public final class ActionRecorder: Middleware {
     }
 
     public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
-        grouped.removeLast(min(actions, grouped.count))
+        held.removeLast(min(actions, held.count))
     }
 
     public func didEndGroup(_ label: String, in dispatcher: Dispatcher) {
-        flushGroup()
+        if marks.isEmpty { writeHeld() }
+    }
+
+    public func willRunAllOrNothing(in dispatcher: Dispatcher) {
+        marks.append(held.count)
+    }
+
+    public func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
+        let mark = marks.popLast() ?? 0
+        if !kept {
+            held.removeLast(held.count - min(mark, held.count))
+        } else if marks.isEmpty, dispatcher.currentGroup == nil {
+            writeHeld()
+        }
     }
 
     private func emit(_ entry: ActionLogEntry) {
-        if entry.group != nil {
-            grouped.append(entry.line)
+        if entry.group != nil || !marks.isEmpty {
+            held.append(entry.line)
             return
         }
-        flushGroup()
+        writeHeld()
         count += 1
         write(entry.line)
     }
 
-    private func flushGroup() {
-        for line in grouped {
+    private func writeHeld() {
+        for line in held {
             count += 1
             write(line)
         }
-        grouped.removeAll()
+        held.removeAll()
     }
 }

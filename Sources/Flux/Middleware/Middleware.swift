@@ -23,6 +23,11 @@ public protocol Middleware: AnyObject {
     func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher)
     /// After the outermost group labelled `label` ended without an error: its actions are kept.
     func didEndGroup(_ label: String, in dispatcher: Dispatcher)
+    /// Before ``Dispatcher/allOrNothing(_:)`` runs its work (calls nest).
+    func willRunAllOrNothing(in dispatcher: Dispatcher)
+    /// After that work: `kept` is false when it failed and every store and the history were put back,
+    /// so whatever the middleware heard since the matching ``willRunAllOrNothing(in:)`` did not happen.
+    func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher)
 }
 
 /// A move through the undo history.
@@ -37,4 +42,6 @@ extension Middleware {
     public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {}
     public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {}
     public func didEndGroup(_ label: String, in dispatcher: Dispatcher) {}
+    public func willRunAllOrNothing(in dispatcher: Dispatcher) {}
+    public func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {}
 }

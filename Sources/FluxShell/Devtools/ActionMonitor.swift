@@ -36,6 +36,8 @@ final class ActionMonitor: Middleware {
 
     private(set) var done: [Step] = []
     private(set) var undone: [Step] = []
+    /// The steps when each running all-or-nothing work began.
+    private var saved: [(done: [Step], undone: [Step])] = []
     /// The action being dispatched and every store's state before it, while states are taken.
     private(set) var pending: (action: any Action, before: [String: StateValue])?
 
@@ -74,10 +76,14 @@ final class ActionMonitor: Middleware {
         done.append(last)
     }
 
-    /// The steps as they are: what a replay that fails puts back, as the dispatcher puts back its history.
-    var steps: (done: [Step], undone: [Step]) {
-        get { (done, undone) }
-        set { (done, undone) = newValue }
+    func willRunAllOrNothing(in dispatcher: Dispatcher) {
+        saved.append((done, undone))
+    }
+
+    /// Work that failed is put back by the dispatcher, history and all: so are the steps.
+    func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
+        guard let steps = saved.popLast(), !kept else { return }
+        (done, undone) = steps
     }
 
     /// What the action being dispatched changed in `store` so far, if states were taken before it.
