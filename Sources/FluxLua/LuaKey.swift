@@ -21,12 +21,6 @@ extension LuaKey: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Custo
         }
     }
 
-    /// The string, nil for an integer key.
-    public var stringValue: String? {
-        if case let .string(value) = self { return value }
-        return nil
-    }
-
     /// Integers first, by value; then strings.
     public static func < (lhs: LuaKey, rhs: LuaKey) -> Bool {
         switch (lhs, rhs) {

@@ -46,12 +46,6 @@ struct PendingChunk {
         compiledLength = text?.utf8.count ?? 0
     }
 
-    /// The chunk, which is then no longer pending.
-    mutating func take() -> String {
-        defer { self = PendingChunk() }
-        return text ?? ""
-    }
-
     /// Drops the chunk.
     mutating func clear() {
         self = PendingChunk()

@@ -61,7 +61,7 @@ public final class REPL {
             pending.append(line)
             guard pending.isWorthCompiling, let input = pending.text else { continue }
             let compiled = shell.compile(input)
-            if case .incomplete = compiled {
+            if compiled.isIncomplete {
                 pending.compiledUnfinished()
                 continue
             }

@@ -124,7 +124,7 @@ extension Shell {
         }
         guard !names.isEmpty else { return print("no actions") }
         print(names.sorted().map { name in
-            payloadFields(of: name).flatMap { $0.fields.isEmpty ? nil : name + " " + $0.description } ?? name
+            host.payloadFields(of: name).flatMap { $0.fields.isEmpty ? nil : name + " " + $0.description } ?? name
         }.joined(separator: "\n"))
     }
 

@@ -33,7 +33,7 @@ extension Shell {
 
     /// The payload fields of `action` not yet given in `typed` (the payload so far, from its `{`).
     private func payloadFieldNames(action: String, typed: String, word: String) -> [String] {
-        guard let fields = payloadFields(of: action) else { return [] }
+        guard let fields = host.payloadFields(of: action) else { return [] }
         let given = typed.dropLast(word.count)
         return fields.fields.map(\.name).filter { name in
             given.range(of: "\\b\(NSRegularExpression.escapedPattern(for: name))\\s*=", options: .regularExpression) == nil

@@ -320,7 +320,8 @@ public final class Dispatcher {
                     } else if first == nil {
                         first = HistoryEntry.Change(target: registration.target, snapshot: state)
                     } else {
-                        rest = (rest ?? []) + [HistoryEntry.Change(target: registration.target, snapshot: state)]
+                        let change = HistoryEntry.Change(target: registration.target, snapshot: state)
+                        if rest == nil { rest = [change] } else { rest!.append(change) }
                     }
                     cost += kept.cost
                 }
@@ -476,7 +477,8 @@ public final class Dispatcher {
         return result
     }
 
-    /// Puts each target back to its state and publishes it: a group's `actions` undone without an undo step.
+    /// Puts each target back to its state and publishes it: a group's `actions` (or all-or-nothing work)
+    /// undone without an undo step.
     private func restore(_ states: [(target: any DispatchTarget, snapshot: Any)], actions: Int, label: String) {
         for (target, state) in states.reversed() { target.restore(state) }
         let outer = phase
@@ -505,11 +507,8 @@ public final class Dispatcher {
         do {
             result = try body()
         } catch {
-            for (target, state) in zip(targets, states) { target.restore(state) }
+            restore(zip(targets, states).map { ($0, $1) }, actions: 0, label: "")
             history.replaceSteps(undo: steps.undo, redo: steps.redo)
-            phase = .notifying
-            for target in targets { target.publish() }
-            phase = .idle
             endAllOrNothing(kept: false)
             throw error
         }
@@ -517,7 +516,7 @@ public final class Dispatcher {
         return result
     }
 
-    /// Tells the observers how the outermost-first work of ``allOrNothing(_:)`` ended.
+    /// Tells the observers how the work of ``allOrNothing(_:)`` ended.
     private func endAllOrNothing(kept: Bool) {
         allOrNothingDepth -= 1
         for hook in middleware { hook.didRunAllOrNothing(kept: kept, in: self) }

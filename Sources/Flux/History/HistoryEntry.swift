@@ -59,17 +59,16 @@ public struct HistoryEntry {
     /// Adds the states of `later` (an inner group's) for the targets this step does not hold yet: the
     /// earlier state of a target is the one its undo returns to.
     mutating func merge(_ later: HistoryEntry) {
-        var added: [(any DispatchTarget, Any)] = []
+        // The inner step's cost, less what its left-out states cost (counted only for those, rarely any).
+        var leftOutCost = 0
         later.forEachState { target, snapshot in
-            if !contains(target) { added.append((target, snapshot)) }
+            if contains(target) {
+                leftOutCost += target.cost(of: snapshot)
+            } else {
+                append(target, snapshot, cost: 0)
+            }
         }
-        let addsAll = added.count == later.changes.count
-        for (target, snapshot) in added {
-            let change = Change(target: target, snapshot: snapshot)
-            if first == nil { first = change } else { rest.append(change) }
-        }
-        // Costed per state only when some were left out: the common case keeps the inner step's sum.
-        cost += addsAll ? later.cost : added.reduce(0) { $0 + $1.0.cost(of: $1.1) }
+        cost += later.cost - leftOutCost
     }
 
     func contains(_ target: any DispatchTarget) -> Bool {

@@ -154,9 +154,4 @@ extension Shell {
         }
         print(FluxReference.help(function, width: host.renderOptions.width))
     }
-
-    /// The payload fields of an action, for `:actions` and Tab.
-    func payloadFields(of action: String) -> PayloadFields? {
-        host.payloadFields(of: action)
-    }
 }
