@@ -28,8 +28,10 @@ final class ActionMonitor: Middleware {
 
     /// Whether states are taken before each action (`:log` on, or a view watched).
     var wantsStates: () -> Bool = { false }
-    /// Told of every action while states are taken.
+    /// Told of every action while states are taken and ``wantsReports`` says so (`:log` on; a watch
+    /// alone reads its diff through ``pendingDiff(of:)``).
     var onReport: ((Report) -> Void)?
+    var wantsReports: () -> Bool = { true }
 
     /// The most actions a group's step keeps, so that a group of a million actions costs no more.
     static let keptActions = 100
@@ -48,7 +50,7 @@ final class ActionMonitor: Middleware {
     func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
         defer { pending = nil }
         if !changed.isEmpty { remember(action, changed: changed, in: dispatcher) }
-        guard let pending, let onReport else { return }
+        guard let pending, let onReport, wantsReports() else { return }
         onReport(Report(action: action, diffs: changed.compactMap { name in
             dispatcher.store(named: name).flatMap { diff(of: $0, before: pending.before[name]) }
         }, error: nil))
@@ -56,7 +58,7 @@ final class ActionMonitor: Middleware {
 
     func didFail(_ action: any Action, error: any Error, in dispatcher: Dispatcher) {
         defer { pending = nil }
-        guard pending != nil, let onReport else { return }
+        guard pending != nil, let onReport, wantsReports() else { return }
         onReport(Report(action: action, diffs: [], error: error))
     }
 

@@ -7,9 +7,8 @@ extension Shell {
     func installDevtools() {
         dispatcher.middleware.append(monitor)
         monitor.wantsStates = { [unowned self] in isLogging || !watches.isEmpty }
-        monitor.onReport = { [unowned self] report in
-            if isLogging { print(ActionText(host.renderOptions).entry(report)) }
-        }
+        monitor.wantsReports = { [unowned self] in isLogging }
+        monitor.onReport = { [unowned self] report in print(ActionText(host.renderOptions).entry(report)) }
         host.vm.register("log", in: "flux") { [unowned self] lua in
             guard lua.top == 1, let on = lua.boolean(at: 1) else {
                 throw LuaArgumentError(1, function: "log", "boolean expected, got \(lua.type(at: 1).name)")
