@@ -1,10 +1,12 @@
 /// A bad argument to a Swift function called from Lua, worded like `luaL_argerror`:
 /// "bad argument #1 to 'dispatch' (table expected, got nil)".
 ///
+/// A function reads its arguments with a ``LuaArguments``, which knows the function's name and makes
+/// these errors:
+///
 /// ```swift
-/// guard lua.type(at: 1) == .table else {
-///     throw LuaArgumentError(1, function: "dispatch", "table expected, got \(lua.type(at: 1).name)")
-/// }
+/// let arguments = LuaArguments(lua, function: "dispatch")
+/// try arguments.expect(.table, at: 1)   // bad argument #1 to 'dispatch' (table expected, got nil)
 /// ```
 public struct LuaArgumentError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The argument's position, from 1.

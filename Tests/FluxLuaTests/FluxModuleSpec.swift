@@ -89,6 +89,41 @@ struct FluxModuleSpec {
         #expect(world.tally.state == TallyState())
     }
 
+    @Test("every flux function names itself in its argument errors, and a bad call changes nothing")
+    func argumentErrorsNameTheFunction() throws {
+        try world.run("flux.view('tallyView', {store = 'tally', render = function(s) return {sections = {}} end})")
+        let calls: [(call: String, error: String)] = [
+            ("flux.stores(1)", "#1 to 'stores'"),
+            ("flux.state('tally', 2)", "#2 to 'state'"),
+            ("flux.actions('tally', 2)", "#2 to 'actions'"),
+            ("flux.dispatch('tally.add', {}, 3)", "#3 to 'dispatch'"),
+            ("flux.group('g', print, 3)", "#3 to 'group'"),
+            ("flux.undo(1)", "#1 to 'undo'"),
+            ("flux.redo(1)", "#1 to 'redo'"),
+            ("flux.subscribe('tally', print, 3)", "#3 to 'subscribe'"),
+            ("flux.subscriptions('tally', 2)", "#2 to 'subscriptions'"),
+            ("flux.store({name = 'x'}, 2)", "#2 to 'store'"),
+            ("flux.view('v', {}, 3)", "#3 to 'view'"),
+            ("flux.views(1)", "#1 to 'views'"),
+            ("flux.model('tallyView', 2)", "#2 to 'model'"),
+            ("flux.render('tallyView', 40, 3)", "#3 to 'render'"),
+            ("flux.watch('tallyView', print, 3)", "#3 to 'watch'"),
+        ]
+        for (call, error) in calls {
+            #expect(world.error(call).hasPrefix("chunk:1: bad argument \(error) (no more than"), "\(call)")
+        }
+        #expect(world.error("flux.group('g', 42)") == "chunk:1: bad argument #2 to 'group' (function expected, got number)")
+        #expect(world.error("flux.view('v', 42)") == "chunk:1: bad argument #2 to 'view' (table expected, got number)")
+        #expect(world.error("flux.store{name = 'bad\\xFF'}")
+            == #"chunk:1: bad argument #1 to 'store' (field 'name': name "bad\xFF" is not valid UTF-8)"#)
+        #expect(world.error("flux.store{name = 'n', on = {['a\\xFF'] = print}}")
+            == #"chunk:1: bad argument #1 to 'store' (field 'on': name "a\xFF" is not valid UTF-8)"#)
+        #expect(world.tally.state == TallyState())
+        #expect(world.dispatcher.stores.map(\.name) == ["tally"])
+        #expect(world.host.views.names == ["tallyView"])
+        #expect(world.host.subscriptions.isEmpty)
+    }
+
     @Test("flux.stores, flux.actions and flux.state list and snapshot; changing a snapshot changes no store")
     func introspection() throws {
         let result = try world.run(#"""

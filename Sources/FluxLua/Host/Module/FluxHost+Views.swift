@@ -1,0 +1,98 @@
+import FluxTable
+
+/// `flux.view`, `flux.views`, `flux.model`, `flux.render` and `flux.watch`: the tables views make of
+/// stores' states.
+extension FluxHost {
+    /// `flux.view(name, {store = …, render = function(state) return model end})`.
+    func defineView(_ arguments: LuaArguments) throws -> Int32 {
+        let lua = arguments.stack
+        try arguments.expect(atMost: 2)
+        let name = try arguments.name(1, "view name")
+        try arguments.expect(.table, at: 2)
+        guard lua.rawGet("store", from: 2) == .string, let storeName = lua.string(at: -1) else {
+            throw arguments.error(2, "field 'store' must name a store, got \(lua.type(at: -1).name)")
+        }
+        lua.pop()
+        _ = try store(named: storeName)
+        guard lua.rawGet("render", from: 2) == .function else {
+            throw arguments.error(2, "field 'render' must be a function, got \(lua.type(at: -1).name)")
+        }
+        let render = lua.ref(at: -1)
+        lua.pop()
+        try views.register(ViewProvider(name: name, store: storeName) { [weak self] in
+            guard let self else { throw FluxHostError.closed }
+            let lua = activeStack
+            let store = try store(named: storeName)
+            rendering += 1
+            defer { rendering -= 1 }
+            return try lua.call(render, results: 1, arguments: { lua in
+                try self.pushState(of: store, on: lua)
+            }, read: { lua, results in
+                guard lua.type(at: results.lowerBound) == .table else {
+                    throw FluxScriptError("view '\(name)': render must return a table, got \(lua.type(at: results.lowerBound).name)")
+                }
+                return try lua.decode(TableViewModel.self, at: results.lowerBound, root: "model")
+            })
+        }, owner: runningOwner)
+        pluginRun?.views.insert(name)
+        return 0
+    }
+
+    /// `flux.views()` → the views' names.
+    func listViews(_ arguments: LuaArguments) throws -> Int32 {
+        try arguments.expect(atMost: 0)
+        try LuaEncoder().push(views.names, to: arguments.stack)
+        return 1
+    }
+
+    /// `flux.model(view)` → the view's table model, as a Lua table.
+    func readModel(_ arguments: LuaArguments) throws -> Int32 {
+        try arguments.expect(atMost: 1)
+        let model = try views.model(of: arguments.name(1, "view name"))
+        try LuaEncoder().push(model, to: arguments.stack)
+        return 1
+    }
+
+    /// `flux.render(view, width?)` → the view's table as text, without color.
+    func renderView(_ arguments: LuaArguments) throws -> Int32 {
+        let lua = arguments.stack
+        try arguments.expect(atMost: 2)
+        var options = renderOptions
+        options.color = false
+        if !lua.isNil(at: 2) {
+            guard let width = lua.integer(at: 2), width > 0 else {
+                throw arguments.error(2, "width must be a positive integer, got \(lua.type(at: 2).name)")
+            }
+            options.width = width
+        }
+        lua.push(try render(view: arguments.name(1, "view name"), options: options))
+        return 1
+    }
+
+    /// `flux.watch(view, fn)` → subscription; `fn(diff)` after every change of the view's model, with
+    /// `diff.text` the patch and counts of inserted, deleted, updated and moved rows and sections.
+    func watch(_ arguments: LuaArguments) throws -> Int32 {
+        let lua = arguments.stack
+        try arguments.expect(atMost: 2)
+        let view = try arguments.name(1, "view name")
+        let function = try arguments.function(2)
+        let subscription = newSubscription(of: view)
+        var options = renderOptions
+        options.color = false
+        subscription.subscription = try watch(view: view) { [weak self] changes, old, new in
+            guard let self else { return }
+            let summary = WatchSummary(changes, text: PatchRenderer(options: options).render(changes, from: old, to: new))
+            do {
+                try activeStack.call(function, results: 0, arguments: { lua in
+                    try LuaEncoder().push(summary, to: lua)
+                }, read: { _, _ in })
+            } catch {
+                report(error, heading: "error in watcher of '\(view)'", source: "watcher of '\(view)'",
+                       callback: "subscription \(subscription.number)")
+            }
+        }
+        keep(subscription)
+        lua.push(subscription, as: subscriptionType)
+        return 1
+    }
+}
