@@ -124,6 +124,21 @@ struct FluxModuleSpec {
         #expect(world.host.subscriptions.isEmpty)
     }
 
+    @Test("a function the host's user adds to flux reports bad arguments under its own name")
+    func addedFunction() throws {
+        world.host.addFunction(named: "twice") { arguments in
+            try arguments.expect(atMost: 1)
+            guard let number = arguments.stack.integer(at: 1) else {
+                throw arguments.error(1, "integer expected, got \(arguments.stack.type(at: 1).name)")
+            }
+            arguments.stack.push(number * 2)
+            return 1
+        }
+        #expect(try world.run("return flux.twice(21)") == [.integer(42)])
+        #expect(world.error("flux.twice('x')") == "chunk:1: bad argument #1 to 'twice' (integer expected, got string)")
+        #expect(world.error("flux.twice(1, 2)") == "chunk:1: bad argument #2 to 'twice' (no more than 1 argument expected, got 2)")
+    }
+
     @Test("flux.stores, flux.actions and flux.state list and snapshot; changing a snapshot changes no store")
     func introspection() throws {
         let result = try world.run(#"""

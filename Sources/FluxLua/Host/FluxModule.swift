@@ -37,6 +37,12 @@ extension FluxHost {
         lua.top = 0
     }
 
+    /// Adds `flux.name`, a function of the host's user (a shell's `flux.log`): `body` gets the call's
+    /// arguments, whose reader knows the name, and runs as the module's own functions do.
+    public func addFunction(named name: String, _ body: @escaping (LuaArguments) throws -> Int32) {
+        function(name) { _, arguments in try body(arguments) }
+    }
+
     /// Adds `flux.name`; `body` runs with the host and the call's arguments, whose reader knows the
     /// name. The VM may outlive the host (a finalizer, a VM handed to another host): a call then fails
     /// with an error.

@@ -9,21 +9,24 @@ extension Shell {
         monitor.wantsStates = { [unowned self] in isLogging || !watches.isEmpty }
         monitor.wantsReports = { [unowned self] in isLogging }
         monitor.onReport = { [unowned self] report in print(ActionText(host.renderOptions).entry(report)) }
-        host.vm.register("log", in: "flux") { [unowned self] lua in
+        host.addFunction(named: "log") { [unowned self] arguments in
+            let lua = arguments.stack
             guard lua.top == 1, let on = lua.boolean(at: 1) else {
-                throw LuaArgumentError(1, function: "log", "boolean expected, got \(lua.type(at: 1).name)")
+                throw arguments.error(1, "boolean expected, got \(lua.type(at: 1).name)")
             }
             isLogging = on
             return 0
         }
-        host.vm.register("inspect", in: "flux") { [unowned self] lua in
+        host.addFunction(named: "inspect") { [unowned self] arguments in
+            let lua = arguments.stack
             guard lua.top == 1 else {
-                throw LuaArgumentError(lua.top == 0 ? 1 : 2, function: "inspect", lua.top == 0 ? "value expected" : "one value expected, got \(lua.top)")
+                throw arguments.error(lua.top == 0 ? 1 : 2, lua.top == 0 ? "value expected" : "one value expected, got \(lua.top)")
             }
             try call(pretty, on: lua)
             return 1
         }
-        host.vm.register("print", in: "flux") { [unowned self] lua in
+        host.addFunction(named: "print") { [unowned self] arguments in
+            let lua = arguments.stack
             try call(show, on: lua)
             if let text = lua.string(at: -1) { print(text) }
             return 0
