@@ -1,12 +1,10 @@
 /// A bad argument to a Swift function called from Lua, worded like `luaL_argerror`:
 /// "bad argument #1 to 'dispatch' (table expected, got nil)".
 ///
-/// A function reads its arguments with a ``LuaArguments``, which knows the function's name and makes
-/// these errors:
+/// A function's ``LuaArguments``, which knows the function's name, makes these errors:
 ///
 /// ```swift
-/// let arguments = LuaArguments(lua, function: "dispatch")
-/// try arguments.expect(.table, at: 1)   // bad argument #1 to 'dispatch' (table expected, got nil)
+/// try arguments.expect(.table, at: 1)   // in flux.dispatch: bad argument #1 to 'dispatch' (table expected, got nil)
 /// ```
 public struct LuaArgumentError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The argument's position, from 1.

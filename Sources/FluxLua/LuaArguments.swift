@@ -2,16 +2,16 @@
 /// so that a bad one is reported as `luaL_argerror` reports it:
 /// "bad argument #2 to 'subscribe' (function expected, got nil)".
 ///
-/// Lua finds a C function's name from the calling frame (`lua_getinfo` with "n"); a Swift function
-/// gets its reader where it is registered, so the name is written once, not at every check.
+/// Lua finds a C function's name from the calling frame (`lua_getinfo` with "n"); a Swift function's
+/// name is given once, where it is registered, and each call's reader carries it (``FluxHost`` makes
+/// them for the `flux` module's functions and for those added with ``FluxHost/addFunction(named:_:)``).
 ///
 /// ```swift
-/// vm.register("render", in: "flux") { lua in
-///     let arguments = LuaArguments(lua, function: "render")
+/// host.addFunction(named: "render") { arguments in
 ///     try arguments.expect(atMost: 2)
 ///     let view = try arguments.name(1, "view name")
-///     guard lua.isNil(at: 2) || lua.integer(at: 2) != nil else {
-///         throw arguments.error(2, "width must be an integer, got \(lua.type(at: 2).name)")
+///     guard let width = arguments.stack.integer(at: 2) else {
+///         throw arguments.error(2, "width expected, got \(arguments.stack.type(at: 2).name)")
 ///     }
 ///     …
 /// }
