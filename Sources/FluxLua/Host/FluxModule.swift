@@ -2,6 +2,7 @@ import CFluxLua
 import CLua
 import Flux
 import FluxTable
+import FluxViews
 
 /// The `flux` module's functions. Each checks its arguments and raises a Lua error with a clear
 /// message on bad input, changing nothing.
@@ -442,14 +443,16 @@ extension FluxHost {
         }
         let render = lua.ref(at: -1)
         lua.pop()
-        try views.register(ViewProvider(name: name, store: storeName) { [weak self] in
+        try viewOwners.register(ViewProvider(name: name, store: storeName, find: { [weak self] in
+            guard let self else { throw FluxHostError.closed }
+            return try store(named: storeName)
+        }) { [weak self] state in
             guard let self else { throw FluxHostError.closed }
             let lua = activeStack
-            let store = try store(named: storeName)
             rendering += 1
             defer { rendering -= 1 }
             return try lua.call(render, results: 1, arguments: { lua in
-                try self.pushState(of: store, on: lua)
+                try self.pushState(state, of: storeName, on: lua)
             }, read: { lua, results in
                 guard lua.type(at: results.lowerBound) == .table else {
                     throw FluxScriptError("view '\(name)': render must return a table, got \(lua.type(at: results.lowerBound).name)")
