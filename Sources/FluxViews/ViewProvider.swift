@@ -8,7 +8,8 @@ import FluxTable
 ///
 /// ```swift
 /// let board = ViewProvider(store: ticTacToe, render: TicTacToeViewProvider.tableViewModel(for:))
-/// let subscription = try board.subscribe { model in print(try model.get()) }
+/// print(TableRenderer(options: .detect()).render(try board.model()))
+/// let watch = try board.watch(onChange: { changes, _, _ in print(changes.changeCount) }, onError: { print($0) })
 /// ```
 public struct ViewProvider {
     /// The name `:render`, `flux.render` and `flux.model` know it by.
