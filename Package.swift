@@ -4,11 +4,12 @@ import PackageDescription
 // The module graph is the data flow (every target lists the modules it imports; ARCHITECTURE.md walks it):
 //   Flux          → DequeModule, OpenCombine   actions, dispatcher, stores, history, action log
 //   FluxTable                                   stands alone: table view models, diff, terminal renderer
-//   FluxFeatures  → Flux, FluxTable            plain Swift an app could use
+//   FluxViews     → Flux, FluxTable            view providers over stores, their registry, watching a view
+//   FluxFeatures  → Flux, FluxTable, FluxViews plain Swift an app could use
 //   CFluxLua      → CLua                       the C side of the Lua bridge
-//   FluxLua       → CFluxLua, CLua, Flux, FluxTable
+//   FluxLua       → CFluxLua, CLua, Flux, FluxTable, FluxViews
 //   FluxSession   → Flux, GRDB                 a session's stores, journal and undo history in SQLite
-//   FluxShell     → CReadline, Flux, FluxTable, FluxLua, FluxFeatures, FluxSession, ArgumentParser
+//   FluxShell     → CReadline, Flux, FluxTable, FluxViews, FluxLua, FluxFeatures, FluxSession, ArgumentParser
 //   fluxsh        → FluxShell                  (only `main`)
 //   flux-bench    → Flux, FluxTable, FluxLua, FluxFeatures, FluxSession
 let package = Package(
@@ -16,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "Flux", targets: ["Flux"]),
         .library(name: "FluxTable", targets: ["FluxTable"]),
+        .library(name: "FluxViews", targets: ["FluxViews"]),
         .library(name: "FluxLua", targets: ["FluxLua"]),
         .library(name: "FluxFeatures", targets: ["FluxFeatures"]),
         .library(name: "FluxSession", targets: ["FluxSession"]),
@@ -38,21 +40,22 @@ let package = Package(
             ]
         ),
         .target(name: "FluxTable"),
+        .target(name: "FluxViews", dependencies: ["Flux", "FluxTable"]),
         .systemLibrary(
             name: "CLua",
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
         .target(name: "CFluxLua", dependencies: ["CLua"]),
-        .target(name: "FluxLua", dependencies: ["CFluxLua", "CLua", "Flux", "FluxTable"]),
-        .target(name: "FluxFeatures", dependencies: ["Flux", "FluxTable"]),
+        .target(name: "FluxLua", dependencies: ["CFluxLua", "CLua", "Flux", "FluxTable", "FluxViews"]),
+        .target(name: "FluxFeatures", dependencies: ["Flux", "FluxTable", "FluxViews"]),
         .target(name: "FluxSession", dependencies: ["Flux", .product(name: "GRDB", package: "GRDB.swift")]),
         // Readline comes from Debian's libreadline-dev (scripts/lib/setup.sh installs it).
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),
         .target(
             name: "FluxShell",
             dependencies: [
-                "CReadline", "Flux", "FluxTable", "FluxLua", "FluxFeatures", "FluxSession",
+                "CReadline", "Flux", "FluxTable", "FluxViews", "FluxLua", "FluxFeatures", "FluxSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,11 +63,12 @@ let package = Package(
         .executableTarget(name: "flux-bench", dependencies: ["Flux", "FluxLua", "FluxTable", "FluxFeatures", "FluxSession"]),
         .testTarget(name: "FluxTests", dependencies: ["Flux", .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(name: "FluxTableTests", dependencies: ["FluxTable"]),
+        .testTarget(name: "FluxViewsTests", dependencies: ["FluxViews", "Flux", "FluxTable"]),
         .testTarget(name: "FluxLuaTests", dependencies: ["FluxLua", "CFluxLua", "CLua", "Flux", "FluxTable"]),
-        .testTarget(name: "FluxFeaturesTests", dependencies: ["FluxFeatures", "Flux", "FluxTable"]),
+        .testTarget(name: "FluxFeaturesTests", dependencies: ["FluxFeatures", "Flux", "FluxTable", "FluxViews"]),
         .testTarget(name: "FluxSessionTests", dependencies: [
             "FluxSession", "Flux", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "fluxsh", "CReadline", "Flux", "FluxLua", "FluxTable"]),
+        .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "fluxsh", "CReadline", "Flux", "FluxLua", "FluxTable", "FluxViews"]),
     ]
 )

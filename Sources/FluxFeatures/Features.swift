@@ -1,12 +1,13 @@
 import Flux
 import FluxTable
+import FluxViews
 
 /// The features FluxShell ships, as stores registered on one dispatcher, with a view for each store.
 ///
 /// ```swift
 /// let features = FluxFeatures.install(on: dispatcher)
 /// try dispatcher.dispatch(TicTacToeActions.placeToken(atIndex: 4))
-/// let model = features.view(named: "ticTacToe")?.model()
+/// let model = try features.view(named: "ticTacToe")?.model()
 /// ```
 public struct Features {
     /// The filters of the annotation list (`annotationFilter`).
@@ -20,7 +21,7 @@ public struct Features {
     /// A connect-four game (`connectFour`).
     public let connectFour: ConnectFourStore
     /// One view per store, named as the store it renders, in the order the stores were registered.
-    public let views: [FeatureView]
+    public let views: [ViewProvider]
 
     /// The stores, in registration order.
     public var stores: [any StoreProtocol] {
@@ -28,33 +29,8 @@ public struct Features {
     }
 
     /// The view called `name`.
-    public func view(named name: String) -> FeatureView? {
+    public func view(named name: String) -> ViewProvider? {
         views.first { $0.name == name }
-    }
-}
-
-/// A named view provider bound to its store: renders the store's state now.
-///
-/// Its fields match what a host's view registry takes (name, store name, model builder), so a host
-/// registers each one as it is.
-public struct FeatureView {
-    /// The name `:render` and scripts know it by; the same as its store's.
-    public let name: String
-    /// The store whose state it renders; the model changes only when that store's state does.
-    public let store: String
-    /// The table for the store's state now.
-    public let model: () -> TableViewModel
-
-    /// A view called `name` rendering `store`'s state through `model`.
-    public init(name: String, store: String, model: @escaping () -> TableViewModel) {
-        self.name = name
-        self.store = store
-        self.model = model
-    }
-
-    /// A view named after `store`, rendering its state through `provider`.
-    init<State>(_ store: Store<State>, _ provider: @escaping (State) -> TableViewModel) {
-        self.init(name: store.name, store: store.name) { provider(store.state) }
     }
 }
 
@@ -77,11 +53,11 @@ public func install(on dispatcher: Dispatcher, currentUser: String = "me") -> Fe
         ticTacToe: ticTacToe,
         connectFour: connectFour,
         views: [
-            FeatureView(annotationFilter, AnnotationFilterViewProvider.tableViewModel(for:)),
-            FeatureView(issues, IssueListViewProvider.tableViewModel(for:)),
-            FeatureView(visibleIssues, IssueListViewProvider.tableViewModel(for:)),
-            FeatureView(ticTacToe, TicTacToeViewProvider.tableViewModel(for:)),
-            FeatureView(connectFour, ConnectFourViewProvider.tableViewModel(for:)),
+            ViewProvider(store: annotationFilter, render: AnnotationFilterViewProvider.tableViewModel(for:)),
+            ViewProvider(store: issues, render: IssueListViewProvider.tableViewModel(for:)),
+            ViewProvider(store: visibleIssues, render: IssueListViewProvider.tableViewModel(for:)),
+            ViewProvider(store: ticTacToe, render: TicTacToeViewProvider.tableViewModel(for:)),
+            ViewProvider(store: connectFour, render: ConnectFourViewProvider.tableViewModel(for:)),
         ]
     )
 }

@@ -71,9 +71,7 @@ public final class Shell {
         if let width = configuration.width { options.width = width }
         if let unicode = configuration.unicode { options.unicode = unicode }
         host.renderOptions = options
-        for view in features?.views ?? [] {
-            host.views.register(ViewProvider(name: view.name, store: view.store, model: view.model))
-        }
+        for view in features?.views ?? [] { host.views.register(view) }
         do {
             let results = try host.vm.call(try host.vm.load(ShellPrelude.source, chunkName: "=fluxsh"),
                                            results: 1) { lua, range in lua.ref(at: range.lowerBound) }

@@ -41,12 +41,12 @@ struct FeaturesSpec {
     @Test("a view → renders its store's state now")
     func viewsFollowState() throws {
         let board = try #require(features.view(named: "ticTacToe"))
-        #expect(board.model().sections[0].headerTitle == "X's turn")
+        #expect(try board.model().sections[0].headerTitle == "X's turn")
 
         try dispatcher.dispatch(try dispatcher.registry.decode("ticTacToe.placeToken", json: #"{"index":4}"#))
 
-        #expect(board.model().sections[0].headerTitle == "O's turn")
-        #expect(board.model().sections[0].cells[1].title == ". X .")
+        #expect(try board.model().sections[0].headerTitle == "O's turn")
+        #expect(try board.model().sections[0].cells[1].title == ". X .")
     }
 
     @Test("a script's session → runs across the stores by name and undoes step by step")
@@ -61,11 +61,11 @@ struct FeaturesSpec {
             try dispatcher.dispatch(try dispatcher.registry.decode(name, json: payload))
         }
         let list = try #require(features.view(named: "visibleIssues"))
-        #expect(list.model().sections[1].cells.map(\.title) == ["#1 Crack in east wall"])
+        #expect(try list.model().sections[1].cells.map(\.title) == ["#1 Crack in east wall"])
 
         try dispatcher.undo()
 
-        #expect(list.model().sections[1].cells.map(\.title) == ["#1 Crack in east wall", "#2 Loose tile"])
+        #expect(try list.model().sections[1].cells.map(\.title) == ["#1 Crack in east wall", "#2 Loose tile"])
     }
 
     @Test("an owner drops its dispatcher → the dispatcher and every shipped store are freed")

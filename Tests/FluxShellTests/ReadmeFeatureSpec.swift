@@ -2,6 +2,7 @@ import Flux
 import FluxLua
 import FluxShell
 import FluxTable
+import FluxViews
 import Testing
 
 // The README's "Writing a feature in Swift", as written there: if this stops compiling or behaving,
@@ -67,9 +68,7 @@ struct ReadmeFeatureSpec {
         configuration.features = false
         let shell = Shell(configuration: configuration, write: { output += $0 }, writeError: { errors += $0 })
         let todos = TodoStore(dispatcher: shell.dispatcher)
-        shell.host.views.register(ViewProvider(name: "todos", store: "todos") {
-            TodoViewProvider.tableViewModel(for: todos.state)
-        })
+        shell.host.views.register(ViewProvider(store: todos, render: TodoViewProvider.tableViewModel(for:)))
 
         #expect(shell.execute(#":dispatch todos.add {title = "Write the spec"}"#))
         #expect(shell.execute(#"flux.dispatch("todos.add", {title = "Ship it"})"#))

@@ -12,7 +12,7 @@ let package = Package(
         .executableTarget(name: "ReadmeExample", dependencies: [
             .product(name: "Flux", package: "FluxShell"),
             .product(name: "FluxTable", package: "FluxShell"),
-            .product(name: "FluxLua", package: "FluxShell"),
+            .product(name: "FluxViews", package: "FluxShell"),
             .product(name: "FluxShell", package: "FluxShell"),
         ]),
     ]

@@ -1,6 +1,7 @@
 import CFluxLua
 import Flux
 import FluxTable
+import FluxViews
 import Foundation
 
 /// Hosts Flux stores in a Lua VM: installs the `flux` module, through which scripts dispatch actions,
@@ -8,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let host = FluxHost(dispatcher: dispatcher)
-/// host.views.register(ViewProvider(name: "ticTacToe", store: "ticTacToe") { … })
+/// host.views.register(ViewProvider(store: ticTacToe, render: TicTacToeViewProvider.tableViewModel(for:)))
 /// try host.run(#"flux.dispatch("ticTacToe.placeToken", {index = 4})"#)
 /// print(try host.render(view: "ticTacToe"))
 /// ```
@@ -22,6 +23,8 @@ public final class FluxHost {
     public let dispatcher: Dispatcher
     /// The view providers, Swift and Lua.
     public let views = ViewRegistry()
+    /// Who owns each view: the views scripts defined have their owner, the rest are Swift's.
+    let viewOwners: ViewOwners
     /// How `flux.render` lays out tables.
     public var renderOptions = RenderOptions(width: 80, color: false, unicode: true)
     /// Where errors nobody can catch are written (a subscriber's, a plugin's); standard error by default.
@@ -68,6 +71,7 @@ public final class FluxHost {
         self.vm = vm
         self.dispatcher = dispatcher
         self.activeStack = vm.stack
+        viewOwners = ViewOwners(of: views)
         installModule()
         pluginLoader = try? vm.call(vm.load(PluginLoader.source, chunkName: "=plugin loader"), results: 1) { lua, results in
             lua.ref(at: results.lowerBound)
@@ -141,26 +145,11 @@ public final class FluxHost {
         TableRenderer(options: options ?? renderOptions).render(try views.model(of: name))
     }
 
-    /// Calls `onChange` with the diff of the view `name`'s model after every change of its store.
+    /// Calls `onChange` with the diff of the view `name`'s model after every change of its store; a model
+    /// that fails to build is reported.
     public func watch(view name: String, _ onChange: @escaping (TableDiff, TableViewModel, TableViewModel) -> Void) throws -> StoreSubscription {
-        guard let provider = views.provider(named: name) else {
-            throw FluxHostError.unknownView(name, known: views.names)
-        }
-        let store = try store(named: provider.store)
-        var last = try provider.model()
-        var first = true
-        return store.subscribeEncodable { [weak self] _ in
-            if first { first = false; return } // the state now: nothing changed yet
-            guard let self else { return }
-            do {
-                let next = try provider.model()
-                let changes = diff(last, next)
-                let old = last
-                last = next
-                if !changes.isEmpty { onChange(changes, old, next) }
-            } catch {
-                report(error, heading: "view '\(name)'", source: "view '\(name)'", callback: "view \(name)")
-            }
+        try views.existingProvider(named: name).watch(onChange: onChange) { [weak self] error in
+            self?.report(error, heading: "view '\(name)'", source: "view '\(name)'", callback: "view \(name)")
         }
     }
 
@@ -193,12 +182,12 @@ public final class FluxHost {
 
     // MARK: Values crossing into Lua
 
-    /// [..] -> [.., state view]. The state a store's observers last heard, as a read-only table.
-    func pushState(of store: any StoreProtocol, on lua: LuaStack) throws {
-        if let store = store as? LuaStore {
-            try pushReadOnly(store.publishedState, on: lua)
+    /// [..] -> [.., state view]. A state the store `storeName` published, as a read-only table.
+    func pushState(_ state: any Encodable, of storeName: String, on lua: LuaStack) throws {
+        if let state = state as? LuaTableState {
+            try pushReadOnly(state.table, on: lua)
         } else {
-            lua.push(StateProxy(state: store.encodableState, storeName: store.name), as: stateProxyType)
+            lua.push(StateProxy(state: state, storeName: storeName), as: stateProxyType)
         }
     }
 

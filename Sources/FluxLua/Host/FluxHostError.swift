@@ -2,15 +2,12 @@
 public enum FluxHostError: Error, Equatable, CustomStringConvertible {
     /// No store of this name; `known` lists the ones there are.
     case unknownStore(String, known: [String])
-    /// No view of this name; `known` lists the ones there are.
-    case unknownView(String, known: [String])
     /// The host is gone: its VM lives on (a finalizer runs late, a script kept a function).
     case closed
 
     public var description: String {
         switch self {
         case let .unknownStore(name, known): return "unknown store '\(name)'" + Self.list(known)
-        case let .unknownView(name, known): return "unknown view '\(name)'" + Self.list(known)
         case .closed: return "the flux host is closed"
         }
     }

@@ -1,4 +1,5 @@
 import Flux
+import FluxViews
 
 /// One run of a plugin's file, a transaction: the names it defines, and what the plugin owned before it,
 /// to replace when the run succeeds or to put back when it fails.
@@ -18,7 +19,7 @@ struct PluginRun {
         init(of owner: Owner, in host: FluxHost) {
             self.owner = owner
             stores = host.luaStores(ownedBy: owner).map { ($0, $0.handlers, $0.waitFor, $0.payloads) }
-            views = host.views.names(ownedBy: owner).compactMap { host.views.provider(named: $0) }
+            views = host.viewOwners.names(ownedBy: owner).compactMap { host.views.provider(named: $0) }
             subscriptions = Set(host.subscriptions.values.filter { $0.owner == owner }.map(ObjectIdentifier.init))
             actions = host.luaActions
         }
@@ -35,8 +36,8 @@ struct PluginRun {
                 saved.store.waitFor = saved.waitFor
                 saved.store.payloads = saved.payloads
             }
-            for name in host.views.names(ownedBy: owner) { host.views.unregister(named: name) }
-            for view in views { try? host.views.register(view, owner: owner) }
+            for name in host.viewOwners.names(ownedBy: owner) { host.viewOwners.unregister(named: name) }
+            for view in views { try? host.viewOwners.register(view, owner: owner) }
             for subscription in host.subscriptions.values
             where subscription.owner == owner && !subscriptions.contains(ObjectIdentifier(subscription)) {
                 subscription.cancel()
@@ -52,7 +53,7 @@ struct PluginRun {
     /// of the last run end.
     func replace(_ before: Snapshot, in host: FluxHost) {
         for saved in before.stores where !stores.contains(saved.store.name) { host.unregister(saved.store) }
-        for view in before.views where !views.contains(view.name) { host.views.unregister(named: view.name) }
+        for view in before.views where !views.contains(view.name) { host.viewOwners.unregister(named: view.name) }
         for subscription in host.subscriptions.values where before.subscriptions.contains(ObjectIdentifier(subscription)) {
             subscription.cancel()
         }
@@ -65,7 +66,7 @@ extension FluxHost {
     /// What `owner` has registered: store, view and action names, and how many subscriptions.
     public func owned(by owner: Owner) -> (stores: [String], views: [String], actions: [String], subscriptions: Int) {
         let stores = luaStores(ownedBy: owner)
-        return (stores.map(\.name), views.names(ownedBy: owner), Set(stores.flatMap(\.actionNames)).sorted(),
+        return (stores.map(\.name), viewOwners.names(ownedBy: owner), Set(stores.flatMap(\.actionNames)).sorted(),
                 subscriptions.values.filter { $0.owner == owner }.count)
     }
 

@@ -1,5 +1,6 @@
 import Flux
 import FluxLua
+import FluxViews
 
 /// The stores, what each waits for, which see every action (derived stores), and the views over
 /// them: what `:graph` draws as a tree in the terminal or writes for Graphviz.

@@ -1,6 +1,7 @@
 import Flux
 import FluxLua
 import FluxTable
+import FluxViews
 import Foundation
 
 // A Swift store, a middleware and Swift view providers that fail on request, so the corpus can
@@ -114,9 +115,9 @@ final class ProbeMiddleware: Middleware {
 }
 
 /// Swift view providers named `broken.<kind>` that throw the error value `kind` names.
-func probeViews() -> [ViewProvider] {
+func probeViews(of store: ProbeStore) -> [ViewProvider] {
     ["string", "table", "nil", "number"].map { kind in
-        ViewProvider(name: "broken.\(kind)", store: "probe") { throw probeError(kind) }
+        ViewProvider(name: "broken.\(kind)", store: store) { _ in throw probeError(kind) }
     }
 }
 
@@ -124,6 +125,6 @@ func probeViews() -> [ViewProvider] {
 func installProbe(on dispatcher: Dispatcher, host: FluxHost) -> ProbeStore {
     let store = ProbeStore(dispatcher: dispatcher)
     dispatcher.middleware.append(ProbeMiddleware())
-    for view in probeViews() { host.views.register(view) }
+    for view in probeViews(of: store) { host.views.register(view) }
     return store
 }

@@ -1,4 +1,5 @@
 import FluxTable
+import FluxViews
 
 /// `flux.view`, `flux.views`, `flux.model`, `flux.render` and `flux.watch`: the tables views make of
 /// stores' states.
@@ -19,14 +20,16 @@ extension FluxHost {
         }
         let render = lua.ref(at: -1)
         lua.pop()
-        try views.register(ViewProvider(name: name, store: storeName) { [weak self] in
+        try viewOwners.register(ViewProvider(name: name, store: storeName, find: { [weak self] in
+            guard let self else { throw FluxHostError.closed }
+            return try store(named: storeName)
+        }) { [weak self] state in
             guard let self else { throw FluxHostError.closed }
             let lua = activeStack
-            let store = try store(named: storeName)
             rendering += 1
             defer { rendering -= 1 }
             return try lua.call(render, results: 1, arguments: { lua in
-                try self.pushState(of: store, on: lua)
+                try self.pushState(state, of: storeName, on: lua)
             }, read: { lua, results in
                 guard lua.type(at: results.lowerBound) == .table else {
                     throw FluxScriptError("view '\(name)': render must return a table, got \(lua.type(at: results.lowerBound).name)")

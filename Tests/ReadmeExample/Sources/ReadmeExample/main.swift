@@ -46,13 +46,11 @@ bag += store.subscribe { state in print(TableRenderer(options: .init()).render(T
 try dispatcher.dispatch(AddTodo(title: "Write the spec"))
 try dispatcher.undo()
 
-import FluxLua
 import FluxShell
+import FluxViews
 
 let shell = Shell(write: { print($0, terminator: "") }, writeError: { print($0, terminator: "") })
 let todos = TodoStore(dispatcher: shell.dispatcher)
-shell.host.views.register(ViewProvider(name: "todos", store: "todos") {
-    TodoViewProvider.tableViewModel(for: todos.state)
-})
+shell.host.views.register(ViewProvider(store: todos, render: TodoViewProvider.tableViewModel(for:)))
 shell.execute(#":dispatch todos.add {title = "Write the spec"}"#)
 shell.execute(":render todos")
