@@ -34,6 +34,7 @@ int flux_pcallwith(lua_State *L, int nargs, int nresults, int handler, int *stop
     flux_callbegin(L, control, &outer);
     control->enforce = 1;
     control->depth++;
+    control->calls++;
     status = lua_pcall(L, nargs, nresults, handler);
     control->depth--;
     control->enforce = enforce;

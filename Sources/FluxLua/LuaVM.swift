@@ -83,6 +83,12 @@ public final class LuaVM {
         Int(control.block.pointee.used)
     }
 
+    /// How many protected calls Swift has made into this state so far, the nested ones (from a Swift
+    /// function Lua called) included: how often a path enters Lua, for specs.
+    var protectedCalls: Int {
+        Int(control.block.pointee.calls)
+    }
+
     /// The most Lua instructions one call from Swift may run, nested calls included; nil for no limit.
     ///
     /// Counted by a `lua_sethook` count hook, set only while a budget is, so precise to within 1000

@@ -15,8 +15,7 @@ extension Shell {
     static let compactionKeeps = 1_000
 
     /// `:session`, or `:session compact [keep]`.
-    func runSession(_ text: String) throws {
-        let arguments = CommandArguments(text, for: Self.command(named: "session")!)
+    func runSession(_ arguments: CommandArguments) throws {
         switch arguments.words.first {
         case nil: try showSession()
         case "compact" where arguments.words.count <= 2:
@@ -27,7 +26,7 @@ extension Shell {
                 return keep
             } ?? Self.compactionKeeps
             try compactSession(keeping: keep)
-        default: throw ShellCommandError.usage(arguments.command)
+        default: throw arguments.usage
         }
     }
 
@@ -69,15 +68,13 @@ extension Shell {
         }.joined(separator: "\n"))
     }
 
-    func export(_ text: String) throws {
-        let arguments = CommandArguments(text, for: Self.command(named: "export")!)
-        guard (1 ... 2).contains(arguments.words.count) else { throw ShellCommandError.usage(arguments.command) }
+    /// `:export file [from-to]`.
+    func export(to path: String, range text: String?) throws {
         let session = try requireSession()
-        let path = arguments.words[0]
         let length = session.journalLength
         var range = session.firstNumber ... max(session.firstNumber, length)
-        if arguments.words.count == 2 {
-            let bounds = arguments.words[1].split(separator: "-", omittingEmptySubsequences: false)
+        if let text {
+            let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, from <= to else {
                 throw ShellCommandError.failed("a range is FROM-TO, two action numbers from 1 (the journal holds \(session.firstNumber)-\(length))")
             }

@@ -15,8 +15,10 @@ extension Shell {
         let typingName = !lead.contains(where: \.isBlank)
         if typingName { return .words(Self.commands.map { ":" + $0.name }) }
         guard let command = Self.command(named: String(words[0])) else { return .none }
-        if command.name == "dispatch", words.count >= 2, let brace = lead.firstIndex(of: "{") {
-            return .words(payloadFieldNames(action: String(words[1]), typed: String(lead[brace...]), word: word))
+        // A payload: the fields of the action named by the word before it, once its `{` is typed.
+        if let payload = command.completes.firstIndex(of: .payload), payload >= 1, words.count > payload,
+           let brace = lead.firstIndex(of: "{") {
+            return .words(payloadFieldNames(action: String(words[payload]), typed: String(lead[brace...]), word: word))
         }
         // The argument being typed: the words after the command, counting the one under the cursor.
         let position = words.count - 1 - (word.isEmpty ? 0 : 1)
@@ -25,9 +27,10 @@ extension Shell {
         case .store: return .words(dispatcher.stores.map(\.name))
         case .action: return .words(dispatcher.registry.names)
         case .view: return .words(host.views.names)
-        case .watchedView: return .words(watches.map(\.view))
+        case .watchedView: return .words(watches.views)
         case .plugin: return .words(host.plugins.map(\.name))
         case .file: return .files
+        case .payload: return .none
         }
     }
 

@@ -1,3 +1,5 @@
+import FluxTable
+
 /// What a ``Shell`` starts with.
 ///
 /// ```swift
@@ -29,4 +31,13 @@ public struct ShellConfiguration: Sendable {
 
     /// The defaults: the shipped features, no plugins, colour on a terminal, the terminal's width.
     public init() {}
+
+    /// `detected` (what the terminal allows) with what was configured put over it.
+    func renderOptions(detected: RenderOptions) -> RenderOptions {
+        var options = detected
+        options.color = options.color && color
+        if let width { options.width = width }
+        if let unicode { options.unicode = unicode }
+        return options
+    }
 }

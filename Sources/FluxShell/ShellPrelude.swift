@@ -1,9 +1,30 @@
+import FluxLua
+
 /// The shell's part written in Lua: how values print, what Tab offers for a Lua name, and the `expect`
 /// and `expect_error` globals scripts assert with.
 ///
 /// The chunk returns a table of the functions the shell calls (`show`, `pretty`, `complete`); the
 /// asserting functions become globals, so examples and tests can use them without a `require`.
 enum ShellPrelude {
+    /// Runs the prelude in `vm` and returns the functions the shell calls.
+    static func functions(in vm: LuaVM) -> (show: LuaRef, pretty: LuaRef, complete: LuaRef) {
+        do {
+            let results = try vm.call(try vm.load(source, chunkName: "=fluxsh"), results: 1) { lua, range in
+                lua.ref(at: range.lowerBound)
+            }
+            let lua = vm.stack
+            func field(_ name: String) -> LuaRef {
+                lua.push(results)
+                _ = lua.rawGet(name, from: -1)
+                defer { lua.pop(2) }
+                return lua.ref(at: -1)
+            }
+            return (field("show"), field("pretty"), field("complete"))
+        } catch {
+            preconditionFailure("the shell prelude does not load: \(error)")
+        }
+    }
+
     static let source = #"""
     local type, tostring, pairs, next, getmetatable, select, error, pcall =
           type, tostring, pairs, next, getmetatable, select, error, pcall

@@ -7,12 +7,11 @@ extension FluxHost {
     public var logDecoder: ActionLogEntry.Decode {
         { [unowned self] name, payload in
             let lua = activeStack
+            let id = try actionID(named: name, on: lua)
+            guard let payload else { return try resolver.action(id) }
             let top = lua.top
             defer { lua.top = top }
             try lua.ensureSpace(2)
-            lua.push(name)
-            let id = try resolver.resolve(lua, at: -1)
-            guard let payload else { return try resolver.action(id) }
             do {
                 // A script's payload with integer keys is written in the form saved states use (LuaAction).
                 if let members = payload as? [String: Any], members.count == 1, let pairs = members[LuaStateText.format] {

@@ -2,13 +2,9 @@ import Flux
 import FluxLua
 
 extension Shell {
-    private func arguments(of name: String, _ text: String) -> CommandArguments {
-        CommandArguments(text, for: Self.command(named: name)!)
-    }
-
     /// `:log on|off`; alone, says whether it is on.
-    func log(_ text: String) throws {
-        switch try arguments(of: "log", text).optional() {
+    func log(_ arguments: CommandArguments) throws {
+        switch try arguments.optional() {
         case nil: print(isLogging ? "logging every action (:log off stops)" : "not logging (:log on starts)")
         case "on":
             isLogging = true
@@ -16,7 +12,7 @@ extension Shell {
         case "off":
             isLogging = false
             print("stopped logging")
-        default: throw ShellCommandError.usage(Self.command(named: "log")!)
+        default: throw arguments.usage
         }
     }
 
@@ -30,13 +26,9 @@ extension Shell {
     }
 
     /// `:undo [count]`, `:redo [count]`.
-    func travel(_ text: String, undo: Bool) throws {
-        let command = Self.command(named: undo ? "undo" : "redo")!
+    func travel(_ arguments: CommandArguments, undo: Bool) throws {
         var count = 1
-        if let word = try arguments(of: command.name, text).optional() {
-            guard let number = Int(word), number > 0 else { throw ShellCommandError.usage(command) }
-            count = number
-        }
+        if !arguments.words.isEmpty { count = try arguments.number(from: 1) }
         var labels: [String] = []
         for _ in 0 ..< count {
             let history = dispatcher.history
@@ -47,6 +39,19 @@ extension Shell {
         guard !labels.isEmpty else { return print(undo ? "nothing to undo" : "nothing to redo") }
         let verb = undo ? "undid " : "redid "
         print(labels.count == 1 ? verb + labels[0] : verb + "\(labels.count) steps: " + labels.joined(separator: ", "))
+    }
+
+    /// `:history`; `:history 20` or `:history all` list the session's journal instead.
+    func listHistory(_ count: String?) throws {
+        switch count {
+        case nil: listSteps()
+        case "all": try listJournal(nil)
+        case let count?:
+            guard let count = Int(count), count > 0 else {
+                throw ShellCommandError.failed("'\(count)' is not a count: :history 20 lists the journal's last 20 entries, :history all all of it")
+            }
+            try listJournal(count)
+        }
     }
 
     /// `:history`: the undo steps with their payloads and the stores each changed.
@@ -85,9 +90,7 @@ extension Shell {
     }
 
     /// `:show N`: every path step N of `:history` changed.
-    func show(_ text: String) throws {
-        let command = Self.command(named: "show")!
-        guard let number = Int(try arguments(of: "show", text).one()) else { throw ShellCommandError.usage(command) }
+    func show(step number: Int) throws {
         let steps = dispatcher.history.steps
         let entries = steps.undo + steps.redo.reversed()
         guard entries.indices.contains(number - 1) else {
@@ -111,9 +114,7 @@ extension Shell {
 
     /// `:goto N`: undoes or redoes until the state is the one right after step N of `:history` (0: before
     /// the first).
-    func goTo(_ text: String) throws {
-        let command = Self.command(named: "goto")!
-        guard let number = Int(try arguments(of: "goto", text).one()), number >= 0 else { throw ShellCommandError.usage(command) }
+    func goTo(step number: Int) throws {
         let steps = dispatcher.history.steps
         let total = steps.undo.count + steps.redo.count
         guard number <= total else {
@@ -126,32 +127,5 @@ extension Shell {
             guard undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
         }
         print("at step \(number) of \(total)" + (number == 0 ? " (before the first)" : ": after " + dispatcher.history.undoLabels.last!))
-    }
-}
-
-extension Shell {
-    /// `:help flux.NAME`, or `:help flux` for the list of functions.
-    func helpFlux(_ name: String) throws {
-        if name == "flux" || name == "flux." {
-            // Signatures in a column of their own; a longer one puts its summary on the lines below.
-            let column = 28, room = max(20, host.renderOptions.width - column - 4)
-            var lines: [String] = []
-            for function in FluxReference.functions {
-                let summary = FluxReference.wrap(function.firstClause, width: room)
-                let indent = String(repeating: " ", count: column + 4)
-                if function.signature.count <= column {
-                    lines.append("  " + function.signature.padding(toLength: column + 2, withPad: " ", startingAt: 0) + (summary.first ?? ""))
-                    lines += summary.dropFirst().map { indent + $0 }
-                } else {
-                    lines.append("  " + function.signature)
-                    lines += summary.map { indent + $0 }
-                }
-            }
-            return print((lines + [":help flux.NAME shows one with an example."]).joined(separator: "\n"))
-        }
-        guard let function = FluxReference.function(named: name) else {
-            throw ShellCommandError.failed("flux has no function '\(name.dropFirst(5))' (:help flux lists them)")
-        }
-        print(FluxReference.help(function, width: host.renderOptions.width))
     }
 }

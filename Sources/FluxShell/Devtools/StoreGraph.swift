@@ -70,13 +70,12 @@ struct StoreGraph {
 
 extension Shell {
     /// `:graph [--dot]`.
-    func graph(_ text: String) throws {
-        let command = Self.command(named: "graph")!
+    func graph(_ arguments: CommandArguments) throws {
         let graph = StoreGraph(dispatcher: dispatcher, views: host.views)
-        switch try CommandArguments(text, for: command).optional() {
+        switch try arguments.optional() {
         case nil: print(graph.text(unicode: host.renderOptions.unicode))
         case "--dot": print(graph.dot)
-        default: throw ShellCommandError.usage(command)
+        default: throw arguments.usage
         }
     }
 }

@@ -167,6 +167,28 @@ struct ShellCommandSpec {
         #expect(words("print(string.fo", "string.fo") == ["string.format"])
         #expect(words("pri", "pri") == ["print"])
     }
+
+    @Test(":help and Tab after a colon offer the same commands, in the same order")
+    func helpAndCompletionAgree() {
+        let shell = ShellTranscript()
+        let listed = shell.print(":help").split(separator: "\n").filter { $0.hasPrefix("  :") }
+            .map { String($0.dropFirst(2).prefix { $0 != " " }) }
+        guard case let .words(offered, _) = shell.shell.completions(line: ":", cursor: 1, word: ":") else {
+            Issue.record("no command offered")
+            return
+        }
+        #expect(offered == listed)
+        #expect(listed.contains(":dispatch") && listed.contains(":record!") && listed.contains(":quit"))
+    }
+
+    @Test("a payload completes to the fields of the action before it, once its brace is typed")
+    func payloadCompletion() {
+        let shell = ShellTranscript().shell!
+        let line = ":dispatch ticTacToe.placeToken {i"
+        #expect(shell.completions(line: line, cursor: line.utf8.count, word: "i") == .words(["index"]))
+        let given = ":dispatch annotationFilter.toggleFilter {filter = 'a', "
+        #expect(shell.completions(line: given, cursor: given.utf8.count, word: "") == .words([]))
+    }
 }
 
 /// A path in the temporary folder that no other test uses.

@@ -17,9 +17,14 @@ extension FluxHost {
     func readState(_ arguments: LuaArguments) throws -> Int32 {
         let lua = arguments.stack
         try arguments.expect(atMost: 1)
-        let store = try store(named: arguments.name(1, "store name"))
-        // Inside a handler, a store's state is the one this action has made so far: after
-        // `wait_for`, the state the awaited store just computed, as Flux's waitFor promises.
+        try pushStateCopy(of: store(named: arguments.name(1, "store name")), on: lua)
+        return 1
+    }
+
+    /// [..] -> [.., copy]. A fresh table of the store's state. Inside a handler, it is the state this
+    /// action has made so far: after `wait_for`, the state the awaited store just computed, as Flux's
+    /// waitFor promises.
+    func pushStateCopy(of store: any StoreProtocol, on lua: LuaStack) throws {
         let handling = dispatcher.isDispatching
         if let store = store as? LuaStore {
             flux_pushdeepcopy(lua.state)
@@ -29,7 +34,6 @@ extension FluxHost {
             let state = handling ? store.snapshot() as? any Encodable ?? store.encodableState : store.encodableState
             try LuaEncoder().push(state, to: lua)
         }
-        return 1
     }
 
     /// `flux.actions(store?)` → the names of the actions the store (or any store) handles.
