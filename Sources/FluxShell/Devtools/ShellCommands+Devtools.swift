@@ -1,4 +1,5 @@
 import Flux
+import FluxSession
 import FluxLua
 
 extension Shell {
@@ -109,11 +110,13 @@ extension Shell {
         print(lines.joined(separator: "\n"))
     }
 
-    /// `:goto N`: undoes or redoes until the state is the one right after step N of `:history` (0: before
-    /// the first).
+    /// `:goto N`: with a session, the state right after entry N of the journal, as one undo step
+    /// (``Session/goTo(entry:decode:)``); without one, undoes or redoes until the state is the one right
+    /// after step N of `:history` (0: before the first).
     func goTo(_ text: String) throws {
         let command = Self.command(named: "goto")!
         guard let number = Int(try arguments(of: "goto", text).one()), number >= 0 else { throw ShellCommandError.usage(command) }
+        if let session { return try goTo(entry: number, in: session) }
         let steps = dispatcher.history.steps
         let total = steps.undo.count + steps.redo.count
         guard number <= total else {
@@ -126,6 +129,23 @@ extension Shell {
             guard undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
         }
         print("at step \(number) of \(total)" + (number == 0 ? " (before the first)" : ": after " + dispatcher.history.undoLabels.last!))
+    }
+}
+
+extension Shell {
+    /// `:goto N` in a session: the replay it runs is not logged action by action.
+    private func goTo(entry number: Int, in session: Session) throws {
+        let logging = isLogging
+        isLogging = false
+        defer { isLogging = logging }
+        let travel: JournalTravel
+        do {
+            travel = try session.goTo(entry: number, decode: host.logDecoder)
+        } catch let error as SessionError {
+            throw ShellCommandError.failed(error.description)
+        }
+        print("at entry \(travel.entry) of \(travel.journalLength)" + (travel.entry == 0 ? " (before the first)" : "")
+            + ": one step, :undo goes back")
     }
 }
 
