@@ -22,18 +22,6 @@ extension Session {
         for state in states { try insert.execute(arguments: [seq, state.store, state.format, state.state]) }
     }
 
-    /// Takes a snapshot now, in a transaction of its own (a session's first: nothing is pending then).
-    func saveSnapshot() {
-        guard journal.runs.isEmpty else { return }
-        let states = snapshotStates(reusing: [])
-        do {
-            try database.write { db in try Self.insertSnapshot(states, at: nextNumber - 1, into: db) }
-            lastSnapshot = nextNumber - 1
-        } catch {
-            report("session '\(name)': no snapshot taken: \(Self.describe(error))")
-        }
-    }
-
     /// The entry the oldest snapshot was taken after, nil when there is none.
     func oldestSnapshot() throws -> Int? {
         try database.read { db in try Int.fetchOne(db, sql: "SELECT MIN(seq) FROM snapshot") }

@@ -114,7 +114,10 @@ public final class Session {
         journal.snapshotInterval = max(1, snapshotInterval)
         journal.takeSnapshot = { [weak self] in self?.snapshotStates(reusing: []) ?? [] }
         dispatcher.commitObserver = journal
-        if lastSnapshot == nil { saveSnapshot() }
+        if lastSnapshot == nil {
+            journal.snapshot()
+            save()
+        }
         journal.sinceSnapshot = nextNumber - 1 - (lastSnapshot ?? 0)
     }
 
@@ -139,7 +142,7 @@ public final class Session {
         defer { journal.deadline = clock() + saveInterval }
         let history = dispatcher.history
         if pendingSteps != nil { restoreHistory() } // a new step drops a saved history still waiting
-        guard !journal.runs.isEmpty || history.version != savedHistoryVersion else { return true }
+        guard !journal.runs.isEmpty || !journal.snapshots.isEmpty || history.version != savedHistoryVersion else { return true }
         // The stores that handle an action committed since the last save: the others did not change.
         let stores = journal.travelled ? dispatcher.stores : dispatcher.stores.filter { store in
             store.handlesEveryAction || journal.actionNames.contains { store.handles($0) }

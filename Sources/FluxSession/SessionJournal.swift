@@ -76,7 +76,7 @@ final class SessionJournal: CommitObserver {
     }
 
     /// Keeps every store's state right after the last entry, to be saved with it.
-    private func snapshot() {
+    func snapshot() {
         sinceSnapshot = 0
         snapshots.append((pendingCount, takeSnapshot()))
     }

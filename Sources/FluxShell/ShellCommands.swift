@@ -34,7 +34,7 @@ extension Shell {
                      completes: []) { shell, text in try shell.listHistory(text) },
         ShellCommand(name: "show", arguments: "<step>", summary: "show every path a step of :history changed, old and new",
                      completes: []) { shell, text in try shell.show(text) },
-        ShellCommand(name: "goto", arguments: "<step>", summary: "undo or redo to the state right after a step of :history (0: before the first)",
+        ShellCommand(name: "goto", arguments: "<entry>", summary: "go to the state right after an entry of the session's journal, as one undo step; without a session, undo or redo to a step of :history (0: before the first)",
                      completes: []) { shell, text in try shell.goTo(text) },
         ShellCommand(name: "graph", arguments: "[--dot]", summary: "draw the stores, what they wait for, and the views over them",
                      completes: []) { shell, text in try shell.graph(text) },

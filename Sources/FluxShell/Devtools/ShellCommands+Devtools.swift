@@ -104,7 +104,12 @@ extension Shell {
         } ?? entries[index].label) + tail]
         if let step = seen?[index], step.count > 1 {
             lines += step.actions.map { "   " + text.action($0, limit: text.width - 3) }
-            if step.count > step.actions.count { lines.append("   \(text.unicode ? "…" : "...") and \(step.count - step.actions.count) more actions") }
+            if step.count > step.actions.count {
+                // Only the first actions are kept per step; the session's journal holds every one.
+                let more = step.count - step.actions.count, kept = ActionMonitor.keptActions
+                lines.append("   \(text.unicode ? "…" : "...") and \(more) more actions (a step keeps its first \(kept)"
+                    + (session == nil ? ")" : "; :history all lists every action)"))
+            }
         }
         lines += text.changes(StepDiff.diffs(ofStep: index, undo: steps.undo, redo: steps.redo), maximum: .max)
         print(lines.joined(separator: "\n"))
