@@ -41,6 +41,7 @@ extension Session {
     ///   has changed then.
     @discardableResult
     public func goTo(entry number: Int, decode: ActionLogEntry.Decode? = nil) throws -> JournalTravel {
+        guard save() else { throw SessionError("session '\(name)': what is pending cannot be saved, so there was no travel") }
         guard let reach = try reachableEntries() else {
             throw SessionError(nextNumber - 1 < firstNumber ? "the journal is empty: there is no entry to go to"
                 : "no snapshot of the stores yet: there is no entry to go to")
@@ -55,9 +56,12 @@ extension Session {
             let snapshot = try Row.fetchAll(db, sql: "SELECT store, format, state FROM snapshot WHERE seq = ?", arguments: [base])
                 .map { EncodedState(store: $0["store"], format: $0["format"], state: $0["state"]) }
             // The rows holding entries base + 1 ... number (none when the snapshot is at the entry).
+            // From the row holding entry base + 1, found by the key: a condition on seq + count would scan
+            // every row before it.
             let rows = number == base ? [] : try Row.fetchAll(db, sql: """
-                SELECT seq, count, line FROM journal WHERE seq <= ? AND seq + count > ? ORDER BY seq
-                """, arguments: [number, base + 1])
+                SELECT seq, count, line FROM journal
+                WHERE seq >= IFNULL((SELECT MAX(seq) FROM journal WHERE seq <= ?1), ?1) AND seq <= ?2 ORDER BY seq
+                """, arguments: [base + 1, number])
             return (base, snapshot, rows)
         }
         let decode = decode ?? ActionLogEntry.decoding(with: dispatcher.registry)

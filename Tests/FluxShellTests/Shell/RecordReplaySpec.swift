@@ -46,4 +46,30 @@ struct RecordReplaySpec {
         let log = try String(contentsOfFile: folder + "/log", encoding: .utf8)
         #expect(log.contains(#""followUp":true"#) || !recorded.output.contains("echoed = 3"))
     }
+
+    @Test("the same with :goto in a session: the recording and the journal's export replay in a new process to identical stores",
+          arguments: 1 ... 6)
+    func roundTripWithGoto(seed: UInt64) throws {
+        let folder = temporaryPath("replay-goto")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SessionCrashSpec.plugin.write(toFile: folder + "/bag.lua", atomically: true, encoding: .utf8)
+        let arguments = ["--no-color", "--plugins", folder]
+        var random = SeededRandom(seed: seed &+ 1_000)
+        let lines = Self.script(seed: seed, lines: 40).enumerated().map { index, line in
+            // An entry that may lie past the journal's end: that goto is refused and changes nothing.
+            random.next() % 4 == 0 ? ":goto \(random.next() % UInt64(index + 1))" : line
+        }
+        let recorded = try FluxshProcess.run(arguments + ["--session", "goto"], input: ":record \(folder)/log\n"
+                                             + lines.joined(separator: "\n") + "\n:record\n:export \(folder)/journal\n:state\n",
+                                             in: folder, environment: ["XDG_STATE_HOME": folder])
+        #expect(recorded.output.contains("at entry "))
+        let state = { (output: String) in output.components(separatedBy: "\n").drop { !$0.hasPrefix("annotationFilter = ") }.joined(separator: "\n") }
+        #expect(!state(recorded.output).isEmpty)
+        for log in ["log", "journal"] {
+            let replayed = try FluxshProcess.run(arguments, input: ":replay \(folder)/\(log)\n:state\n", in: folder)
+            #expect(replayed.errors.isEmpty, "\(log)")
+            #expect(state(replayed.output) == state(recorded.output), "\(log)")
+        }
+    }
 }
