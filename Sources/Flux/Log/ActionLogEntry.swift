@@ -168,7 +168,8 @@ public struct ActionLogEntry {
             entry.group = group
             return entry
         case (nil, nil) where members["states"] != nil:
-            guard let states = members["states"].flatMap({ try? JSONSerialization.data(withJSONObject: $0) })
+            // Only a list goes back to JSONSerialization, which traps on anything else at the top level.
+            guard let states = (members["states"] as? [Any]).flatMap({ try? JSONSerialization.data(withJSONObject: $0) })
                 .flatMap({ try? JSONDecoder().decode([EncodedState].self, from: $0) }) else {
                 throw LogLineError("'states' must be a list of {\"store\", \"format\", \"state\"}")
             }
