@@ -11,6 +11,8 @@ public struct JournalTravel {
     public let snapshot: Int
     /// How many entries it replayed from that snapshot.
     public let replayed: Int
+    /// The stores whose states it changed (none: the stores were already so, and nothing was journalled).
+    public let changed: [String]
 }
 
 extension Session {
@@ -34,13 +36,16 @@ extension Session {
     ///
     /// A store defined after the snapshot was taken starts the replay from its state now.
     ///
-    /// - Parameter decode: how a journal line's action is built (by default through the dispatcher's
-    ///   registry).
+    /// - Parameters:
+    ///   - decode: how a journal line's action is built (by default through the dispatcher's registry).
+    ///   - replaying: told `true` before the replay and `false` after it, before the stores take the
+    ///     states reached: a watch can stay quiet meanwhile and show the travel's change alone.
     /// - Throws: ``SessionError`` naming the reachable range for an entry out of it (compacted away,
     ///   before the first snapshot, past the end), or saying which entry no longer replays; nothing
     ///   has changed then.
     @discardableResult
-    public func goTo(entry number: Int, decode: ActionLogEntry.Decode? = nil) throws -> JournalTravel {
+    public func goTo(entry number: Int, decode: ActionLogEntry.Decode? = nil,
+                     replaying: (Bool) -> Void = { _ in }) throws -> JournalTravel {
         guard save() else { throw SessionError("session '\(name)': what is pending cannot be saved, so there was no travel") }
         guard let reach = try reachableEntries() else {
             throw SessionError(nextNumber - 1 < firstNumber ? "the journal is empty: there is no entry to go to"
@@ -83,6 +88,8 @@ extension Session {
             throw SessionError("cannot go to entry \(number): the snapshot after entry \(base) no longer fits: \(error)")
         }
         var reached: [(target: any DispatchTarget, state: Any)] = []
+        replaying(true)
+        defer { replaying(false) }
         do {
             try dispatcher.allOrNothing { () throws -> Void in
                 // No undo or redo lies between a snapshot and the next (one is taken after each), so the
@@ -98,9 +105,19 @@ extension Session {
         } catch {
             throw SessionError("cannot go to entry \(number): \(error)")
         }
-        try dispatcher.setStates(reached, label: "goto \(number)")
-        save()
-        return JournalTravel(entry: number, journalLength: length, snapshot: base, replayed: entries.count)
+        replaying(false)
+        // The step and the journal's entry hold only the stores the travel changes.
+        let changed = reached.filter { target, state in
+            guard let store = target as? any PersistentState, let new = try? store.encodeState(state),
+                  let now = try? store.encodeState(target.snapshot()) else { return true }
+            return new != now
+        }
+        if !changed.isEmpty {
+            try dispatcher.setStates(changed, label: "goto \(number)")
+            save()
+        }
+        return JournalTravel(entry: number, journalLength: length, snapshot: base, replayed: entries.count,
+                             changed: changed.map(\.target.name))
     }
 }
 

@@ -34,7 +34,7 @@ extension Shell {
                      completes: []) { shell, text in try shell.listHistory(text) },
         ShellCommand(name: "show", arguments: "<step>", summary: "show every path a step of :history changed, old and new",
                      completes: []) { shell, text in try shell.show(text) },
-        ShellCommand(name: "goto", arguments: "<entry>", summary: "go to the state right after an entry of the session's journal, as one undo step; without a session, undo or redo to a step of :history (0: before the first)",
+        ShellCommand(name: "goto", arguments: "<entry>", summary: "go to the state right after entry N of the journal (no session: step N of :history)",
                      completes: []) { shell, text in try shell.goTo(text) },
         ShellCommand(name: "graph", arguments: "[--dot]", summary: "draw the stores, what they wait for, and the views over them",
                      completes: []) { shell, text in try shell.graph(text) },
@@ -170,6 +170,7 @@ extension Shell {
             throw ShellCommandError.failed("already watching '\(view)'")
         }
         let subscription = try host.watch(view: view) { [unowned self] changes, old, new in
+            guard !monitor.isReplayingJournal else { return }
             print(watchHeading(for: view) + "\(view):\n" + PatchRenderer(options: host.renderOptions).render(changes, from: old, to: new))
         }
         watches.append((view, subscription))

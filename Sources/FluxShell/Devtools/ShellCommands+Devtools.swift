@@ -138,16 +138,19 @@ extension Shell {
 }
 
 extension Shell {
-    /// `:goto N` in a session: the replay it runs is not logged action by action.
+    /// `:goto N` in a session: the replay it runs is neither logged nor watched action by action.
     private func goTo(entry number: Int, in session: Session) throws {
         let logging = isLogging
         isLogging = false
         defer { isLogging = logging }
         let travel: JournalTravel
         do {
-            travel = try session.goTo(entry: number, decode: host.logDecoder)
+            travel = try session.goTo(entry: number, decode: host.logDecoder) { [monitor] in monitor.isReplayingJournal = $0 }
         } catch let error as SessionError {
             throw ShellCommandError.failed(error.description)
+        }
+        guard !travel.changed.isEmpty else {
+            return print(travel.entry == 0 ? "already as before the first entry" : "already as right after entry \(travel.entry)")
         }
         print("at entry \(travel.entry) of \(travel.journalLength)" + (travel.entry == 0 ? " (before the first)" : "")
             + ": one step, :undo goes back")
