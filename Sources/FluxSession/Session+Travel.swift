@@ -30,9 +30,10 @@ extension Session {
     /// Puts every store to its state right after journal entry `number`, as one undo step labelled
     /// `goto N`: the nearest snapshot at or before it is read, and the journal's actions from there to
     /// `number` are replayed through the dispatcher (subscribers hear them), all or nothing; then every
-    /// store goes back to how it was and takes the states reached in one step, which ``Dispatcher/undo()``
-    /// takes back. The travel is journalled as an entry holding those states, so that the journal, and
-    /// an export of it, replays to the same states.
+    /// store goes back to how it was, and the stores whose states differ take the states reached in one
+    /// step (``Dispatcher/setStates(_:label:)``), which ``Dispatcher/undo()`` takes back. The travel is
+    /// journalled as an entry holding those states, so that the journal, and an export of it, replays
+    /// to the same states; a travel that changes nothing journals nothing.
     ///
     /// A store defined after the snapshot was taken starts the replay from its state now.
     ///

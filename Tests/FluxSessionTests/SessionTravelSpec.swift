@@ -69,6 +69,21 @@ extension SessionSpec {
         }
     }
 
+    @Test("an undo taking back a step from before the last snapshot: goto still reaches the entries after it")
+    func gotoUndoPastSnapshot() throws {
+        let (dispatcher, store, session) = try start()
+        session.snapshotInterval = 2
+        try dispatcher.dispatch(Add(by: 1))  // 1: 1
+        try dispatcher.dispatch(Add(by: 10)) // 2: 11, a snapshot
+        try dispatcher.undo()                // 3: 1, taking back entry 2's step
+        try dispatcher.undo()                // 4: 0
+        try dispatcher.dispatch(Add(by: 5))  // 5: 5
+        for (entry, expected) in [(3, 1), (4, 0), (5, 5), (2, 11)] {
+            try session.goTo(entry: entry)
+            #expect(count(store) == expected, "entry \(entry)")
+        }
+    }
+
     @Test("a journal line that no longer replays stops the goto: every store and the history are as before")
     func gotoFailureChangesNothing() throws {
         let (dispatcher, store, session) = try start()

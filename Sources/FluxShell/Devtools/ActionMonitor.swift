@@ -73,6 +73,13 @@ final class ActionMonitor: Middleware {
         }
     }
 
+    /// States set as one step (`:goto`): a step of no action.
+    func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher) {
+        guard dispatcher.history.limit > 0 else { return }
+        done.append(Step(label: label, actions: [], count: 0, stores: states.map(\.target.name), group: nil))
+        undone.removeAll()
+    }
+
     /// A failed group took back its last `actions`: so does its step (gone when nothing of it stays).
     func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
         guard var last = done.popLast(), last.group != nil else { return }

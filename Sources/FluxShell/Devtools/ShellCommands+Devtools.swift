@@ -70,7 +70,7 @@ extension Shell {
             var what = entry.label
             if let single {
                 what = text.action(single, limit: .max)
-            } else if let step = seen?[index] {
+            } else if let step = seen?[index], step.count > 0 {
                 what = "\(step.label) (\(step.count) action\(step.count == 1 ? "" : "s"))"
             }
             if lead.count + what.count + tail.count <= text.width {

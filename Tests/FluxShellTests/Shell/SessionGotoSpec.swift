@@ -81,4 +81,46 @@ struct SessionGotoSpec {
             """)
         #expect(again.errors.isEmpty)
     }
+
+    @Test("a watched view shows the travel's change once; :history and :show list the travel as a step; a travel to where the stores are says so")
+    func gotoWatchedAndListed() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let result = try fluxsh("""
+            :dispatch ticTacToe.placeToken {index = 4}
+            :dispatch ticTacToe.placeToken {index = 0}
+            :watch ticTacToe
+            :goto 1
+            :goto 1
+            :history
+            :show 3
+            :undo
+            :history
+            """)
+        #expect(result.output == """
+            watching ticTacToe: its changes print after every action
+            ticTacToe:
+            ~ section O's turn (header X's turn → O's turn)
+            ~ O's turn: . . . (title O . . → . . .)
+            at entry 1 of 2: one step, :undo goes back
+            already as right after entry 1
+              1. ticTacToe.placeToken {index = 4}  → ticTacToe
+              2. ticTacToe.placeToken {index = 0}  → ticTacToe
+              3. goto 1  → ticTacToe
+              ── now (:undo goes up, :redo down) ──
+            3. goto 1
+              ticTacToe.board[1]: "O" → nil
+              ticTacToe.gameInstruction: "X's turn" → "O's turn"
+              ticTacToe.playerToMove: "X" → "O"
+            ticTacToe:
+            ~ section X's turn (header O's turn → X's turn)
+            ~ X's turn: O . . (title . . . → O . .)
+            undid goto 1
+              1. ticTacToe.placeToken {index = 4}  → ticTacToe
+              2. ticTacToe.placeToken {index = 0}  → ticTacToe
+              ── now (:undo goes up, :redo down) ──
+              3. goto 1  → ticTacToe  (undone)
+
+            """)
+        #expect(result.errors.isEmpty)
+    }
 }
