@@ -4,11 +4,7 @@ import Foundation
 /// An undo or redo step as a session saves it: its label, and each store's state to go back to, in
 /// that store's encoding.
 struct SavedStep: Codable {
-    struct Change: Codable {
-        let store: String
-        let format: String
-        let state: String
-    }
+    typealias Change = EncodedState
 
     let label: String
     let changes: [Change]

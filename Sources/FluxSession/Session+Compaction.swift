@@ -20,7 +20,9 @@ public struct Compaction {
 extension Session {
     /// Drops the journal's entries older than its last `keep`, then gives the space back to the disk.
     /// Entries keep their numbers: the journal then starts at the first one kept. The stores' states
-    /// and the undo history are saved apart from the journal and stay as they are.
+    /// and the undo history are saved apart from the journal and stay as they are. The newest snapshot
+    /// before the cut stays, with the rows from it to the cut (fewer than ``snapshotInterval`` entries
+    /// or one save's worth, not listed), so that ``goTo(entry:decode:)`` reaches every entry kept.
     ///
     /// The entries go in one transaction, after saving what is pending: a process killed during it
     /// leaves the journal whole (SQLite rolls an unfinished transaction back when the database is next
@@ -34,9 +36,14 @@ extension Session {
         let first = max(firstNumber, nextNumber - max(0, keep))
         do {
             try database.write { db in
-                try db.execute(sql: "DELETE FROM journal WHERE seq + count <= ?", arguments: [first])
+                // The newest snapshot before the cut stays, with the rows after it, so that :goto still
+                // reaches the first entry kept; the older ones go.
+                let base = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM snapshot WHERE seq < ?", arguments: [first])
+                let rowsFrom = base.map { min(first, $0 + 1) } ?? first
+                if let base { try db.execute(sql: "DELETE FROM snapshot WHERE seq < ?", arguments: [base]) }
+                try db.execute(sql: "DELETE FROM journal WHERE seq + count <= ?", arguments: [rowsFrom])
                 // A run reaching past the cut keeps its actions from the cut on.
-                try db.execute(sql: "UPDATE journal SET count = seq + count - ?1, seq = ?1 WHERE seq < ?1", arguments: [first])
+                try db.execute(sql: "UPDATE journal SET count = seq + count - ?1, seq = ?1 WHERE seq < ?1", arguments: [rowsFrom])
                 try db.execute(sql: """
                     INSERT INTO journalStart (id, seq, compactedAt) VALUES (1, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, compactedAt = excluded.compactedAt

@@ -28,7 +28,10 @@ extension Session {
     /// The journal's size and the file's, after saving what is pending.
     public func summary() throws -> SessionSummary {
         save()
-        let rows = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0 }
+        // Rows kept before the first entry only for :goto (see ``compact(keeping:)``) are not the journal's.
+        let rows = try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE seq + count > ?", arguments: [firstNumber]) ?? 0
+        }
         return SessionSummary(journalLength: nextNumber - 1, firstEntry: firstNumber, journalRows: rows, bytes: bytes)
     }
 

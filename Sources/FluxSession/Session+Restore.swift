@@ -28,7 +28,11 @@ extension Session {
         let previous = dispatcher.didRegister
         dispatcher.didRegister = { [unowned self] target in
             previous?(target)
-            if let store = target as? any StoreProtocol { restoreState(of: store) }
+            if let store = target as? any StoreProtocol {
+                restoreState(of: store)
+                // A store defined while journalling: a goto from here on finds its state in a snapshot.
+                if dispatcher.commitObserver === journal { journal.snapshot() }
+            }
             restoreHistory()
         }
     }

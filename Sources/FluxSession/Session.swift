@@ -31,6 +31,12 @@ public final class Session {
     public internal(set) var movedAside: String?
     /// The longest time committed actions wait in memory while actions keep coming, in seconds.
     public var saveInterval = 0.1
+    /// Every this many journal entries, every store's state is kept as a snapshot, saved with those
+    /// entries: ``goTo(entry:decode:)`` replays at most this many. An undo, a redo or a goto takes one
+    /// as well: a replay from an earlier snapshot could not take back a step made before it.
+    public var snapshotInterval = 1_000 {
+        didSet { journal.snapshotInterval = max(1, snapshotInterval) }
+    }
 
     let database: DatabaseQueue
     let journal: SessionJournal
@@ -40,6 +46,8 @@ public final class Session {
     var nextNumber: Int
     /// The number of the journal's first entry kept: 1 until older entries are compacted away.
     public internal(set) var firstNumber: Int
+    /// The entry the newest snapshot was taken after, nil before the first.
+    var lastSnapshot: Int?
     private var savedHistoryVersion: Int?
     /// Saved states of stores not registered yet, by store name.
     var pendingStates: [String: Row] = [:]
@@ -61,11 +69,12 @@ public final class Session {
         self.clock = clock
         self.report = report
         journal = SessionJournal(clock: clock)
-        (firstNumber, nextNumber) = try database.read { db in
+        (firstNumber, nextNumber, lastSnapshot) = try database.read { db in
             let first = try Int.fetchOne(db, sql: "SELECT seq FROM journalStart") ?? 1
             // The last row by its key: MAX(seq + count) would read the whole journal. A journal
             // compacted to nothing goes on from its first entry kept.
-            return (first, try Int.fetchOne(db, sql: "SELECT seq + count FROM journal ORDER BY seq DESC LIMIT 1") ?? first)
+            return (first, try Int.fetchOne(db, sql: "SELECT seq + count FROM journal ORDER BY seq DESC LIMIT 1") ?? first,
+                    try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM snapshot"))
         }
     }
 
@@ -102,7 +111,14 @@ public final class Session {
         markHistorySaved()
         journal.onDeadline = { [unowned self] in save() }
         journal.deadline = clock() + saveInterval
+        journal.snapshotInterval = max(1, snapshotInterval)
+        journal.takeSnapshot = { [weak self] in self?.snapshotStates(reusing: []) ?? [] }
         dispatcher.commitObserver = journal
+        if lastSnapshot == nil {
+            journal.snapshot()
+            save()
+        }
+        journal.sinceSnapshot = nextNumber - 1 - (lastSnapshot ?? 0)
     }
 
     /// The history as it is now is the one saved (just restored, or nothing to save yet).
@@ -116,7 +132,8 @@ public final class Session {
         if dispatcher.commitObserver === journal { dispatcher.commitObserver = nil }
     }
 
-    /// Writes what was committed since the last save, in one transaction.
+    /// Writes what was committed since the last save, in one transaction — with the snapshots taken
+    /// meanwhile, so a snapshot is never without the journal rows before it.
     ///
     /// - Returns: false when the database refused it (the error is reported; what was not written
     ///   stays in memory and is tried again at the next save).
@@ -125,7 +142,7 @@ public final class Session {
         defer { journal.deadline = clock() + saveInterval }
         let history = dispatcher.history
         if pendingSteps != nil { restoreHistory() } // a new step drops a saved history still waiting
-        guard !journal.runs.isEmpty || history.version != savedHistoryVersion else { return true }
+        guard !journal.runs.isEmpty || !journal.snapshots.isEmpty || history.version != savedHistoryVersion else { return true }
         // The stores that handle an action committed since the last save: the others did not change.
         let stores = journal.travelled ? dispatcher.stores : dispatcher.stores.filter { store in
             store.handlesEveryAction || journal.actionNames.contains { store.handles($0) }
@@ -157,6 +174,7 @@ public final class Session {
             }
         }
         for problem in problems where reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
+        let taken = journal.snapshots.map { (seq: nextNumber - 1 + $0.entries, states: $0.states) }
         do {
             var number = nextNumber
             try database.write { db in
@@ -171,6 +189,7 @@ public final class Session {
                     ON CONFLICT (store) DO UPDATE SET format = excluded.format, state = excluded.state, seq = excluded.seq
                     """)
                 for state in states { try upsert.execute(arguments: [state.name, state.format, state.state, number - 1]) }
+                for (seq, states) in taken { try Self.insertSnapshot(states, at: seq, into: db) }
                 if let steps {
                     try db.execute(sql: "DELETE FROM history")
                     let add = try db.cachedStatement(sql: "INSERT INTO history (position, stack, changes) VALUES (?, ?, ?)")
@@ -180,6 +199,7 @@ public final class Session {
                 }
             }
             nextNumber = number
+            if let last = taken.last { lastSnapshot = last.seq }
             if steps != nil { savedHistoryVersion = history.version }
             journal.clear()
             return true

@@ -10,6 +10,8 @@ import GRDB
 /// - `history`: the undo and redo steps, each with the states of the stores it restores.
 /// - `journalStart`: the number of the journal's first entry kept, once older entries were compacted
 ///   away (numbers stay as they were, so the journal never renumbers).
+/// - `snapshot`: every store's state right after entry `seq`, taken every ``Session/snapshotInterval``
+///   entries or more, so that `:goto N` replays at most that far from the nearest one at or before N.
 ///
 /// Write-ahead logging with `synchronous = NORMAL`: a commit is in the log file when it returns, so a
 /// killed process loses nothing committed; only a power failure could lose the last commits.
@@ -64,6 +66,17 @@ enum SessionDatabase {
                     seq INTEGER NOT NULL,                   -- the first entry kept
                     compactedAt REAL NOT NULL
                 );
+                """)
+        }
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE snapshot (
+                    seq INTEGER NOT NULL,      -- the journal's length when it was taken: the state right after entry seq
+                    store TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    PRIMARY KEY (seq, store)
+                ) WITHOUT ROWID;
                 """)
         }
         return migrator

@@ -17,13 +17,22 @@ final class SessionJournal: CommitObserver {
     @exclusivity(unchecked) private(set) var runs: [Run] = []
     /// The names of the actions committed since the last save.
     @exclusivity(unchecked) private(set) var actionNames: Set<String> = []
-    /// Whether an undo or redo ran since the last save (it may have changed any store).
+    /// Whether an undo, a redo or a setting of states ran since the last save (it may have changed any store).
     @exclusivity(unchecked) private(set) var travelled = false
     /// Called when an action commits at or past ``deadline`` with no group open and no follow-up
     /// queued: the session saves then.
     @exclusivity(unchecked) var onDeadline: () -> Void = {}
     /// When the next save is due, in the clock's seconds.
     @exclusivity(unchecked) var deadline = Double.infinity
+    /// Every this many entries, ``takeSnapshot`` encodes every store's state (infinite: never).
+    @exclusivity(unchecked) var snapshotInterval = Int.max
+    /// Entries journalled since the last snapshot.
+    @exclusivity(unchecked) var sinceSnapshot = 0
+    /// Every store's state, encoded, right after an entry (see ``snapshotInterval``).
+    @exclusivity(unchecked) var takeSnapshot: () -> [EncodedState] = { [] }
+    /// Snapshots taken since the last save, each after the first `entries` pending entries: saved in the
+    /// same transaction as those entries.
+    @exclusivity(unchecked) private(set) var snapshots: [(entries: Int, states: [EncodedState])] = []
 
     private let clock: () -> Double
     @exclusivity(unchecked) private var lastAction: (any Action)?
@@ -61,15 +70,41 @@ final class SessionJournal: CommitObserver {
             lastGroupID = group?.id
             lastIsFollowUp = isFollowUp
         }
+        sinceSnapshot += 1
+        if sinceSnapshot >= snapshotInterval { snapshot() }
         if now >= deadline, dispatcher.isSettled { onDeadline() }
     }
 
+    /// Keeps every store's state right after the last entry, to be saved with it.
+    func snapshot() {
+        sinceSnapshot = 0
+        snapshots.append((pendingCount, takeSnapshot()))
+    }
+
+    /// Drops the snapshots taken after entries that are no longer pending (rolled back).
+    private func dropSnapshotsPastEnd() {
+        guard !snapshots.isEmpty else { return }
+        let pending = pendingCount
+        snapshots.removeAll { $0.entries > pending }
+    }
+
     func didTravel(_ step: HistoryStep, in dispatcher: Dispatcher) {
-        let now = clock()
+        appendAlone(ActionLogEntry(step: step, time: clock()), in: dispatcher)
+    }
+
+    func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher) {
+        appendAlone(ActionLogEntry(states: states, label: label, time: clock()), in: dispatcher)
+    }
+
+    /// Journals a step or a setting of states: a run of its own, which no action continues; it may
+    /// have changed any store.
+    private func appendAlone(_ entry: ActionLogEntry, in dispatcher: Dispatcher) {
         travelled = true
-        runs.append(Run(entry: ActionLogEntry(step: step, time: now), count: 1, lastTime: now))
+        runs.append(Run(entry: entry, count: 1, lastTime: entry.time))
         runsBefore = runs.count
-        if now >= deadline, dispatcher.isSettled { onDeadline() }
+        // A replay from an earlier snapshot could not take back a step made before it.
+        snapshot()
+        if entry.time >= deadline, dispatcher.isSettled { onDeadline() }
     }
 
     func didRollBack(_ actions: Int, in dispatcher: Dispatcher) {
@@ -84,6 +119,7 @@ final class SessionJournal: CommitObserver {
         lastAction = nil
         lastType = nil
         runsBefore = runs.count
+        dropSnapshotsPastEnd()
     }
 
     /// How many actions and steps wait to be saved.
@@ -93,6 +129,7 @@ final class SessionJournal: CommitObserver {
     func clear() {
         runs.removeAll(keepingCapacity: true)
         actionNames.removeAll(keepingCapacity: true)
+        snapshots.removeAll()
         lastAction = nil
         lastType = nil
         runsBefore = 0
@@ -117,5 +154,6 @@ final class SessionJournal: CommitObserver {
         if runs.count > mark.runs { runs.removeLast(runs.count - mark.runs) }
         if mark.runs > 0, runs.count == mark.runs { runs[mark.runs - 1].count = mark.lastCount }
         runsBefore = runs.count
+        dropSnapshotsPastEnd()
     }
 }

@@ -49,7 +49,7 @@ extension Shell {
         ShellCommand("show", "<step>", "show every path a step of :history changed, old and new") { shell, arguments in
             try shell.show(step: arguments.number(from: .min))
         },
-        ShellCommand("goto", "<step>", "undo or redo to the state right after a step of :history (0: before the first)") { shell, arguments in
+        ShellCommand("goto", "<entry>", "go to the state right after entry N of the journal (no session: step N of :history)") { shell, arguments in
             try shell.goTo(step: arguments.number(from: 0))
         },
         ShellCommand("graph", "[--dot]", "draw the stores, what they wait for, and the views over them") { shell, arguments in

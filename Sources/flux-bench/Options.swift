@@ -28,6 +28,7 @@ struct Options {
         ("session", "8: fluxsh start in a session whose journal holds 100,000 actions"),
         ("memory", "9: resident memory after 1M and 2M dispatches with undo history on"),
         ("subscriptions", "10: 100,000 subscriptions from Lua made and cancelled, oldest and newest first"),
+        ("goto", "11: :goto to the far end of a session's 100,000-action journal; snapshots' cost per action"),
     ]
 
     /// What `--help` and a wrong argument print.

@@ -12,20 +12,32 @@ struct SessionStartup {
     /// Fills the session `big` in `directory` the way fluxsh would: the shipped features, then
     /// alternating tic-tac-toe moves and resets.
     static func prepare(in directory: URL) throws {
-        let dispatcher = Dispatcher()
-        _ = FluxFeatures.install(on: dispatcher)
-        let session = try Session.open(name: "big", directory: directory, dispatcher: dispatcher) { message in
-            printError("flux-bench: \(message)")
-        }
-        session.restore()
-        session.attach()
-        for index in 0 ..< actions / 2 {
-            try dispatcher.dispatch(TicTacToeActions.PlaceToken(index: index % 9))
-            try dispatcher.dispatch(TicTacToeActions.Reset())
-        }
+        let (dispatcher, session) = try open("big", in: directory)
+        try dispatchActions(into: dispatcher)
         session.close()
         guard try session.summary().journalLength == actions else {
             throw BenchmarkFailure("session: the journal does not hold \(actions) actions")
+        }
+    }
+
+    /// The shipped features in a dispatcher kept in the session `name`, opened as fluxsh opens it.
+    static func open(_ name: String, in directory: URL, snapshotInterval: Int? = nil) throws -> (Dispatcher, Session) {
+        let dispatcher = Dispatcher()
+        _ = FluxFeatures.install(on: dispatcher)
+        let session = try Session.open(name: name, directory: directory, dispatcher: dispatcher) { message in
+            printError("flux-bench: \(message)")
+        }
+        if let snapshotInterval { session.snapshotInterval = snapshotInterval }
+        session.restore()
+        session.attach()
+        return (dispatcher, session)
+    }
+
+    /// The journal's actions: alternating tic-tac-toe moves and resets, no two in a row the same.
+    static func dispatchActions(into dispatcher: Dispatcher) throws {
+        for index in 0 ..< actions / 2 {
+            try dispatcher.dispatch(TicTacToeActions.PlaceToken(index: index % 9))
+            try dispatcher.dispatch(TicTacToeActions.Reset())
         }
     }
 

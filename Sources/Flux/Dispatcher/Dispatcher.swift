@@ -539,6 +539,23 @@ public final class Dispatcher {
         try travel(.redo)
     }
 
+    /// Puts each target in `states` to its state, as one undo step labelled `label` (a travel to a point
+    /// of a session's journal, or its line replayed): the targets are published, then middleware and
+    /// the commit observer hear it.
+    public func setStates(_ states: [(target: any DispatchTarget, state: Any)], label: String) throws {
+        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        let entry = HistoryEntry(label: label, changes: states.map { ($0.target, $0.target.snapshot()) })
+        for (target, state) in states { target.restore(state) }
+        if history.isRecording, !entry.isEmpty, let note = history.record(entry) { onNote(note) }
+
+        phase = .notifying
+        for (target, _) in states { target.publish() }
+        for hook in middleware { hook.didSetStates(states, label: label, in: self) }
+        commitObserver?.didSetStates(states, label: label, in: self)
+        phase = .idle
+        if !followUps.isEmpty { drainFollowUps() }
+    }
+
     private func travel(_ step: HistoryStep) throws -> Bool {
         guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }

@@ -7,9 +7,11 @@ import Foundation
 /// {"name":"ticTacToe.placeToken","payload":{"index":4},"group":3,"label":"Place token","time":1795000000.5}
 /// {"name":"audit.note","payload":{"text":"x"},"followUp":true,"time":1795000000.5}
 /// {"step":"undo","time":1795000001.2}
+/// {"states":[{"store":"counter","format":"json","state":"{\"count\":3}"}],"label":"goto 5","time":1795000002.0}
 /// ```
 ///
-/// Actions carry `name`, steps carry `step`: no action name, not even `flux.undo`, reads as a step.
+/// Actions carry `name`, steps carry `step`: no action name, not even `flux.undo`, reads as a step. A
+/// `states` line puts stores to the states it holds, as one undo step (``Dispatcher/setStates(_:label:)``).
 public struct ActionLogEntry {
     /// What the line records.
     public enum Event {
@@ -17,6 +19,8 @@ public struct ActionLogEntry {
         case action(any Action)
         /// An undo or redo step.
         case step(HistoryStep)
+        /// Stores put to the states given, as one undo step with its label.
+        case states(label: String, [EncodedState])
     }
 
     /// The action or step.
@@ -37,17 +41,29 @@ public struct ActionLogEntry {
         self.isFollowUp = isFollowUp
     }
 
+    private init(event: Event, time: Double) {
+        self.event = event
+        self.time = time
+    }
+
     /// An entry for an undo or redo step.
     public init(step: HistoryStep, time: Double) {
         self.event = .step(step)
         self.time = time
     }
 
-    /// The action's name, or `undo` / `redo` for a step (for listings; the line itself keeps them apart).
+    /// An entry for stores put to `states` as one undo step labelled `label`.
+    public init(states: [(target: any DispatchTarget, state: Any)], label: String, time: Double) {
+        self.event = .states(label: label, states.map { EncodedState($0.target, state: $0.state) })
+        self.time = time
+    }
+
+    /// The action's name, `undo` / `redo` for a step, the label for states (for listings; the line itself keeps them apart).
     public var name: String {
         switch event {
         case let .action(action): action.name
         case let .step(step): step.rawValue
+        case let .states(label, _): label
         }
     }
 
@@ -67,6 +83,11 @@ public struct ActionLogEntry {
             if isFollowUp { fields.append(#""followUp":true"#) }
         case let .step(step):
             fields.append(#""step":"# + JSONText.quote(step.rawValue))
+        case let .states(label, states):
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            fields.append(#""states":"# + String(decoding: try encoder.encode(states), as: UTF8.self))
+            fields.append(#""label":"# + JSONText.quote(label))
         }
         if let group {
             fields.append(#""group":\#(group.id)"#)
@@ -146,8 +167,16 @@ public struct ActionLogEntry {
             var entry = ActionLogEntry(step: step, time: time)
             entry.group = group
             return entry
+        case (nil, nil) where members["states"] != nil:
+            // Only a list goes back to JSONSerialization, which traps on anything else at the top level.
+            guard let states = (members["states"] as? [Any]).flatMap({ try? JSONSerialization.data(withJSONObject: $0) })
+                .flatMap({ try? JSONDecoder().decode([EncodedState].self, from: $0) }) else {
+                throw LogLineError("'states' must be a list of {\"store\", \"format\", \"state\"}")
+            }
+            guard let label = (members["label"] ?? "states") as? String else { throw LogLineError("'label' must be a string") }
+            return ActionLogEntry(event: .states(label: label, states), time: time)
         case (nil, nil):
-            throw LogLineError("no 'name' (an action) or 'step' (undo or redo)")
+            throw LogLineError("no 'name' (an action), 'step' (undo or redo) or 'states'")
         case (_?, _?):
             throw LogLineError("both 'name' and 'step': a line is an action or a step, not both")
         default:

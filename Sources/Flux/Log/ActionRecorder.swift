@@ -35,6 +35,10 @@ public final class ActionRecorder: Middleware {
         emit(ActionLogEntry(step: step, time: clock()))
     }
 
+    public func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher) {
+        emit(ActionLogEntry(states: states, label: label, time: clock()))
+    }
+
     public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
         held.removeLast(min(actions, held.count))
     }

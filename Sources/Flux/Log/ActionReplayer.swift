@@ -134,6 +134,8 @@ public struct ActionReplayer {
         switch entry.event {
         case .step(.undo): try dispatcher.undo()
         case .step(.redo): try dispatcher.redo()
+        case let .states(label, states):
+            try dispatcher.setStates(try states.map { try $0.decoded(in: dispatcher) }, label: label)
         case let .action(action):
             // Still a follow-up for whoever journals or records the replay, so that it is not dispatched twice later.
             let wasFollowUp = dispatcher.isFollowUp

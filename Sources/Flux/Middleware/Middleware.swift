@@ -19,6 +19,8 @@ public protocol Middleware: AnyObject {
     func didFail(_ action: any Action, error: any Error, in dispatcher: Dispatcher)
     /// After an undo or redo step was applied.
     func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher)
+    /// After ``Dispatcher/setStates(_:label:)`` put targets to the states given, as one undo step.
+    func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher)
     /// After a group labelled `label` failed: its last `actions` dispatched actions were rolled back.
     func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher)
     /// After the outermost group labelled `label` ended without an error: its actions are kept.
@@ -40,6 +42,7 @@ extension Middleware {
     public func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {}
     public func didFail(_ action: any Action, error: any Error, in dispatcher: Dispatcher) {}
     public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {}
+    public func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher) {}
     public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {}
     public func didEndGroup(_ label: String, in dispatcher: Dispatcher) {}
     public func willRunAllOrNothing(in dispatcher: Dispatcher) {}

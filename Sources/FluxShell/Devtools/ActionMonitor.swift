@@ -33,6 +33,10 @@ final class ActionMonitor: Middleware {
     var onReport: ((Report) -> Void)?
     var wantsReports: () -> Bool = { true }
 
+    /// Whether `:goto` is replaying the journal: watches print nothing meanwhile, and the travel's net
+    /// change once after.
+    var isReplayingJournal = false
+
     /// The most actions a group's step keeps, so that a group of a million actions costs no more.
     static let keptActions = 100
 
@@ -67,6 +71,13 @@ final class ActionMonitor: Middleware {
         case .undo: if let last = done.popLast() { undone.append(last) }
         case .redo: if let last = undone.popLast() { done.append(last) }
         }
+    }
+
+    /// States set as one step (`:goto`): a step of no action.
+    func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher) {
+        guard dispatcher.history.limit > 0 else { return }
+        done.append(Step(label: label, actions: [], count: 0, stores: states.map(\.target.name), group: nil))
+        undone.removeAll()
     }
 
     /// A failed group took back its last `actions`: so does its step (gone when nothing of it stays).

@@ -1,4 +1,5 @@
 import Flux
+import FluxSession
 import FluxLua
 
 extension Shell {
@@ -74,7 +75,7 @@ extension Shell {
             var what = entry.label
             if let single {
                 what = text.action(single, limit: .max)
-            } else if let step = seen?[index] {
+            } else if let step = seen?[index], step.count > 0 {
                 what = "\(step.label) (\(step.count) action\(step.count == 1 ? "" : "s"))"
             }
             if lead.count + what.count + tail.count <= text.width {
@@ -106,15 +107,22 @@ extension Shell {
         } ?? entries[index].label) + tail]
         if let step = seen?[index], step.count > 1 {
             lines += step.actions.map { "   " + text.action($0, limit: text.width - 3) }
-            if step.count > step.actions.count { lines.append("   \(text.unicode ? "…" : "...") and \(step.count - step.actions.count) more actions") }
+            if step.count > step.actions.count {
+                // Only the first actions are kept per step; the session's journal holds every one.
+                let more = step.count - step.actions.count, kept = ActionMonitor.keptActions
+                lines.append("   \(text.unicode ? "…" : "...") and \(more) more actions (a step keeps its first \(kept)"
+                    + (session == nil ? ")" : "; :history all lists every action)"))
+            }
         }
         lines += text.changes(StepDiff.diffs(ofStep: index, undo: steps.undo, redo: steps.redo), maximum: .max)
         print(lines.joined(separator: "\n"))
     }
 
-    /// `:goto N`: undoes or redoes until the state is the one right after step N of `:history` (0: before
-    /// the first).
+    /// `:goto N`: with a session, the state right after entry N of the journal, as one undo step
+    /// (``Session/goTo(entry:decode:)``); without one, undoes or redoes until the state is the one right
+    /// after step N of `:history` (0: before the first).
     func goTo(step number: Int) throws {
+        if let session { return try goTo(entry: number, in: session) }
         let steps = dispatcher.history.steps
         let total = steps.undo.count + steps.redo.count
         guard number <= total else {
@@ -127,5 +135,25 @@ extension Shell {
             guard undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
         }
         print("at step \(number) of \(total)" + (number == 0 ? " (before the first)" : ": after " + dispatcher.history.undoLabels.last!))
+    }
+}
+
+extension Shell {
+    /// `:goto N` in a session: the replay it runs is neither logged nor watched action by action.
+    private func goTo(entry number: Int, in session: Session) throws {
+        let logging = isLogging
+        isLogging = false
+        defer { isLogging = logging }
+        let travel: JournalTravel
+        do {
+            travel = try session.goTo(entry: number, decode: host.logDecoder) { [monitor] in monitor.isReplayingJournal = $0 }
+        } catch let error as SessionError {
+            throw ShellCommandError.failed(error.description)
+        }
+        guard !travel.changed.isEmpty else {
+            return print(travel.entry == 0 ? "already as before the first entry" : "already as right after entry \(travel.entry)")
+        }
+        print("at entry \(travel.entry) of \(travel.journalLength)" + (travel.entry == 0 ? " (before the first)" : "")
+            + ": one step, :undo goes back")
     }
 }

@@ -190,7 +190,7 @@ import Testing
         #expect(lines.first == "1. many")
         #expect(lines[1] == "   todo.add {title = \"t1\"}")
         #expect(lines[100] == "   todo.add {title = \"t100\"}")
-        #expect(lines[101] == "   … and 50 more actions")
+        #expect(lines[101] == "   … and 50 more actions (a step keeps its first 100)")
         #expect(lines[102] == "  todo.items[1]: nil → {done = false, title = \"t1\"}")
         // :show is the full diff.
         #expect(lines.last == "  todo.items[150]: nil → {done = false, title = \"t150\"}")

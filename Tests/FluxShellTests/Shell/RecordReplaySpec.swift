@@ -28,22 +28,55 @@ struct RecordReplaySpec {
         }
     }
 
+    /// A new folder holding the plugin `bag.lua`.
+    static func folderWithBag(_ name: String) throws -> String {
+        let folder = temporaryPath(name)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try SessionCrashSpec.plugin.write(toFile: folder + "/bag.lua", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    /// What `:state` printed: every store, from the first.
+    static func stores(in output: String) -> String {
+        output.components(separatedBy: "\n").drop { !$0.hasPrefix("annotationFilter = ") }.joined(separator: "\n")
+    }
+
     @Test("random actions (follow-ups, floats, integers past 2^53, groups, undo, redo) recorded, then replayed in a new process: identical stores", arguments: 1 ... 12)
     func roundTrip(seed: UInt64) throws {
-        let folder = temporaryPath("replay")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Self.folderWithBag("replay")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try SessionCrashSpec.plugin.write(toFile: folder + "/bag.lua", atomically: true, encoding: .utf8)
         let arguments = ["--no-color", "--plugins", folder]
         let lines = Self.script(seed: seed, lines: 40)
         let recorded = try FluxshProcess.run(arguments, input: ":record \(folder)/log\n" + lines.joined(separator: "\n")
                                              + "\n:record\n:state\n:history\n", in: folder)
         let replayed = try FluxshProcess.run(arguments, input: ":replay \(folder)/log\n:state\n:history\n", in: folder)
         #expect(replayed.errors.isEmpty)
-        let state = { (output: String) in output.components(separatedBy: "\n").drop { !$0.hasPrefix("annotationFilter = ") }.joined(separator: "\n") }
-        #expect(!state(recorded.output).isEmpty)
-        #expect(state(replayed.output) == state(recorded.output))
+        #expect(!Self.stores(in: recorded.output).isEmpty)
+        #expect(Self.stores(in: replayed.output) == Self.stores(in: recorded.output))
         let log = try String(contentsOfFile: folder + "/log", encoding: .utf8)
         #expect(log.contains(#""followUp":true"#) || !recorded.output.contains("echoed = 3"))
+    }
+
+    @Test("the same with :goto in a session: the recording and the journal's export replay in a new process to identical stores",
+          arguments: 1 ... 6)
+    func roundTripWithGoto(seed: UInt64) throws {
+        let folder = try Self.folderWithBag("replay-goto")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arguments = ["--no-color", "--plugins", folder]
+        var random = SeededRandom(seed: seed &+ 1_000)
+        let lines = Self.script(seed: seed, lines: 40).enumerated().map { index, line in
+            // An entry that may lie past the journal's end: that goto is refused and changes nothing.
+            random.next() % 4 == 0 ? ":goto \(random.next() % UInt64(index + 1))" : line
+        }
+        let recorded = try FluxshProcess.run(arguments + ["--session", "goto"], input: ":record \(folder)/log\n"
+                                             + lines.joined(separator: "\n") + "\n:record\n:export \(folder)/journal\n:state\n",
+                                             in: folder, environment: ["XDG_STATE_HOME": folder])
+        #expect(recorded.output.contains("at entry "))
+        #expect(!Self.stores(in: recorded.output).isEmpty)
+        for log in ["log", "journal"] {
+            let replayed = try FluxshProcess.run(arguments, input: ":replay \(folder)/\(log)\n:state\n", in: folder)
+            #expect(replayed.errors.isEmpty, "\(log)")
+            #expect(Self.stores(in: replayed.output) == Self.stores(in: recorded.output), "\(log)")
+        }
     }
 }

@@ -1,0 +1,127 @@
+import Flux
+import GRDB
+
+/// Where ``Session/goTo(entry:decode:)`` went.
+public struct JournalTravel {
+    /// The entry right after which the stores now are.
+    public let entry: Int
+    /// The journal's length before the travel (the travel is journalled after it, as one entry).
+    public let journalLength: Int
+    /// The entry the snapshot it started from was taken after.
+    public let snapshot: Int
+    /// How many entries it replayed from that snapshot.
+    public let replayed: Int
+    /// The stores whose states it changed (none: the stores were already so, and nothing was journalled).
+    public let changed: [String]
+}
+
+extension Session {
+    /// The entries ``goTo(entry:decode:)`` reaches: from the oldest snapshot — or the first entry kept,
+    /// after a compaction — to the journal's end; nil when none (no snapshot yet, or an empty journal
+    /// after a compaction). `0`, the state before the first entry, is reachable while nothing was
+    /// compacted away and the session began with the journal.
+    public func reachableEntries() throws -> ClosedRange<Int>? {
+        save()
+        guard let oldest = try oldestSnapshot() else { return nil }
+        let lower = max(oldest, firstNumber == 1 ? 0 : firstNumber), upper = nextNumber - 1
+        return lower <= upper ? lower ... upper : nil
+    }
+
+    /// Puts every store to its state right after journal entry `number`, as one undo step labelled
+    /// `goto N`: the nearest snapshot at or before it is read, and the journal's actions from there to
+    /// `number` are replayed through the dispatcher (subscribers hear them), all or nothing; then every
+    /// store goes back to how it was, and the stores whose states differ take the states reached in one
+    /// step (``Dispatcher/setStates(_:label:)``), which ``Dispatcher/undo()`` takes back. The travel is
+    /// journalled as an entry holding those states, so that the journal, and an export of it, replays
+    /// to the same states; a travel that changes nothing journals nothing.
+    ///
+    /// A store defined after the snapshot was taken starts the replay from its state now.
+    ///
+    /// - Parameters:
+    ///   - decode: how a journal line's action is built (by default through the dispatcher's registry).
+    ///   - replaying: told `true` before the replay and `false` after it, before the stores take the
+    ///     states reached: a watch can stay quiet meanwhile and show the travel's change alone.
+    /// - Throws: ``SessionError`` naming the reachable range for an entry out of it (compacted away,
+    ///   before the first snapshot, past the end), or saying which entry no longer replays; nothing
+    ///   has changed then.
+    @discardableResult
+    public func goTo(entry number: Int, decode: ActionLogEntry.Decode? = nil,
+                     replaying: (Bool) -> Void = { _ in }) throws -> JournalTravel {
+        guard save() else { throw SessionError("session '\(name)': what is pending cannot be saved, so there was no travel") }
+        guard let reach = try reachableEntries() else {
+            throw SessionError(nextNumber - 1 < firstNumber ? "the journal is empty: there is no entry to go to"
+                : "no snapshot of the stores yet: there is no entry to go to")
+        }
+        guard reach.contains(number) else {
+            let why = number < firstNumber && firstNumber > 1 ? " (entries 1-\(firstNumber - 1) were compacted away)" : ""
+            throw SessionError("no entry \(number) to go to: :goto reaches entries \(reach.lowerBound)-\(reach.upperBound)\(why)")
+        }
+        let length = nextNumber - 1
+        let (base, snapshot, rows) = try database.read { db in
+            let base = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM snapshot WHERE seq <= ?", arguments: [number]) ?? 0
+            let snapshot = try Row.fetchAll(db, sql: "SELECT store, format, state FROM snapshot WHERE seq = ?", arguments: [base])
+                .map { EncodedState(store: $0["store"], format: $0["format"], state: $0["state"]) }
+            // The rows holding entries base + 1 ... number (none when the snapshot is at the entry).
+            // From the row holding entry base + 1, found by the key: a condition on seq + count would scan
+            // every row before it.
+            let rows = number == base ? [] : try Row.fetchAll(db, sql: """
+                SELECT seq, count, line FROM journal
+                WHERE seq >= IFNULL((SELECT MAX(seq) FROM journal WHERE seq <= ?1), ?1) AND seq <= ?2 ORDER BY seq
+                """, arguments: [base + 1, number])
+            return (base, snapshot, rows)
+        }
+        let decode = decode ?? ActionLogEntry.decoding(with: dispatcher.registry)
+        var entries: [(line: Int, entry: ActionLogEntry)] = []
+        for row in rows {
+            let seq: Int = row["seq"], count: Int = row["count"]
+            let entry: ActionLogEntry
+            do {
+                entry = try ActionLogEntry.parse(row["line"], decode: decode)
+            } catch {
+                throw SessionError("cannot go to entry \(number): entry \(max(seq, base + 1)) no longer replays: \(error)")
+            }
+            for each in max(seq, base + 1) ... min(seq + count - 1, number) { entries.append((each, entry)) }
+        }
+        let restored: [(target: any DispatchTarget, state: Any)]
+        do {
+            restored = try snapshot.map { try $0.decoded(in: dispatcher) }
+        } catch {
+            throw SessionError("cannot go to entry \(number): the snapshot after entry \(base) no longer fits: \(error)")
+        }
+        var reached: [(target: any DispatchTarget, state: Any)] = []
+        replaying(true)
+        defer { replaying(false) }
+        do {
+            try dispatcher.allOrNothing { () throws -> Void in
+                // No undo or redo lies between a snapshot and the next (one is taken after each), so the
+                // replay needs no undo history.
+                for (target, state) in restored { target.restore(state) }
+                try ActionReplayer(dispatcher: dispatcher, decode: decode).replay(entries)
+                reached = dispatcher.stores.map { ($0, $0.snapshot()) }
+                throw Rewind()
+            }
+        } catch is Rewind {
+        } catch let error as ReplayError {
+            throw SessionError("cannot go to entry \(number): entry \(error.line): \(error.message)")
+        } catch {
+            throw SessionError("cannot go to entry \(number): \(error)")
+        }
+        replaying(false)
+        // The step and the journal's entry hold only the stores the travel changes.
+        let changed = reached.filter { target, state in
+            guard let store = target as? any PersistentState, let new = try? store.encodeState(state),
+                  let now = try? store.encodeState(target.snapshot()) else { return true }
+            return new != now
+        }
+        if !changed.isEmpty {
+            try dispatcher.setStates(changed, label: "goto \(number)")
+            save()
+        }
+        return JournalTravel(entry: number, journalLength: length, snapshot: base, replayed: entries.count,
+                             changed: changed.map(\.target.name))
+    }
+}
+
+/// Thrown to put every store back once the replay reached the states wanted.
+private struct Rewind: Error {}
+
