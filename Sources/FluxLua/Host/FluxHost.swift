@@ -196,17 +196,10 @@ public final class FluxHost {
     /// [..] -> [.., state view]. The state a store's observers last heard, as a read-only table.
     func pushState(of store: any StoreProtocol, on lua: LuaStack) throws {
         if let store = store as? LuaStore {
-            try pushReadOnly(store.publishedState, on: lua)
+            try store.pushView(of: store.publishedState, on: lua)
         } else {
             lua.push(StateProxy(state: store.encodableState, storeName: store.name), as: stateProxyType)
         }
-    }
-
-    /// [..] -> [.., view]. The read-only view of the state table `table` refers to.
-    func pushReadOnly(_ table: LuaRef, on lua: LuaStack) throws {
-        try lua.ensureSpace(4)
-        lua.push(table)
-        flux_pushview(lua.state)
     }
 
     /// [.., table] -> [.., view]. For a table no script holds: one the host has just made.
@@ -218,7 +211,11 @@ public final class FluxHost {
     /// [..] -> [.., action table]. An action as a Lua store's handler sees it: its payload, plus `type`.
     func pushAction(_ action: any Action, on lua: LuaStack) throws {
         if let action = action as? LuaAction {
-            lua.push(action.payload)
+            if case let .table(fields) = action.payload, fields.isEmpty {
+                lua.pushTable(fieldCapacity: 1) // room for `type`: setting it allocates nothing more
+            } else {
+                lua.push(action.payload)
+            }
             if lua.type(at: -1) != .table {
                 lua.pop()
                 lua.pushTable()

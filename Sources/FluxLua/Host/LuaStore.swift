@@ -1,3 +1,4 @@
+import CFluxLua
 import Flux
 
 /// A store defined by a script with `flux.store{…}`: its state is a Lua table, its handlers Lua
@@ -46,6 +47,22 @@ final class LuaStore: StoreProtocol {
 
     /// The state observers last heard.
     var publishedState: LuaRef { published }
+
+    /// The read-only view of `viewed`: made once per state, so every subscriber of a change (and every
+    /// view provider rendering it) shares one, and no weak cache of views grows by one entry per change.
+    private var view: (of: LuaRef, view: LuaRef)?
+
+    /// [..] -> [.., view]. The read-only view of `table`, one of this store's states.
+    func pushView(of table: LuaRef, on lua: LuaStack) throws {
+        try lua.ensureSpace(3)
+        if let view, view.of === table {
+            lua.push(view.view)
+            return
+        }
+        lua.push(table)
+        flux_newview(lua.state)
+        view = (table, lua.ref(at: -1))
+    }
 
     // MARK: Dispatch
 
