@@ -208,8 +208,9 @@ public final class FluxHost {
         flux_pushview(lua.state)
     }
 
-    /// [..] -> [.., action table]. An action as a Lua store's handler sees it: its payload, plus `type`.
-    func pushAction(_ action: any Action, on lua: LuaStack) throws {
+    /// [..] -> [.., action table]. An action as a Lua store's handler sees it: its payload, plus `type`
+    /// (the action's name, or the Lua string `type` refers to).
+    func pushAction(_ action: any Action, type: LuaRef? = nil, on lua: LuaStack) throws {
         if let action = action as? LuaAction {
             if case let .table(fields) = action.payload, fields.isEmpty {
                 lua.pushTable(fieldCapacity: 1) // room for `type`: setting it allocates nothing more
@@ -227,8 +228,8 @@ public final class FluxHost {
                 lua.pushTable()
             }
         }
-        lua.push(action.name)
-        lua.rawSet("type", in: -2)
+        if let type { lua.push(type) } else { lua.push(action.name) }
+        lua_setfield(lua.state, -2, "type") // a table just made: no metamethod; the key's C string is cached
     }
 
     /// An error's message with its traceback; for a script whose `flux.dispatch` failed in a Lua store's
