@@ -50,20 +50,23 @@ final class LuaStore: StoreProtocol {
     /// The state observers last heard.
     var publishedState: LuaRef { published }
 
-    /// The read-only view of `viewed`: made once per state, so every subscriber of a change (and every
-    /// view provider rendering it) shares one, and no weak cache of views grows by one entry per change.
-    private var view: (of: LuaRef, view: LuaRef)?
+    /// The read-only view of the state `viewed`: made once per state, so every subscriber of a change (and
+    /// every view provider rendering it) shares one, and no weak cache of views grows by one entry per
+    /// change. Each new view takes the registry slot of the one before.
+    private var view: LuaRef?
+    private var viewed: LuaRef?
 
     /// [..] -> [.., view]. The read-only view of `table`, one of this store's states.
     func pushView(of table: LuaRef, on lua: LuaStack) throws {
         try lua.ensureSpace(3)
-        if let view, view.of === table {
-            lua.push(view.view)
+        if let view, viewed === table {
+            lua.push(view)
             return
         }
         lua.push(table)
         flux_newview(lua.state)
-        view = (table, lua.ref(at: -1))
+        if let view { lua.assign(view, from: -1) } else { view = lua.ref(at: -1) }
+        viewed = table
     }
 
     // MARK: Dispatch
