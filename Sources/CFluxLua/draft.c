@@ -377,7 +377,7 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
 /* [.., v] -> [.., frozen]. */
 static void flux_freezetop(lua_State *L) {
     FluxFreeze f;
-    lua_newtable(L);
+    lua_createtable(L, 0, 1);                            /* sized for the state's own table */
     f.memo = lua_gettop(L);                              /* [.., v, memo] */
     flux_freezevalue(L, f.memo - 1, &f, 1);              /* [.., v, memo, frozen] */
     lua_replace(L, f.memo - 1);
@@ -422,7 +422,7 @@ static int flux_sameshape(lua_State *L, int a, int b, int depth) {
  * never frozen into a state. */
 static int flux_invoke(lua_State *L) {
     lua_settop(L, 3);
-    lua_newtable(L);
+    lua_createtable(L, 0, 2);                            /* sized for the state's draft and its record */
     lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
     flux_pushdraft(L, 2, 0, 0);                          /* [handler, state, action, draft] */
     lua_pushvalue(L, 1);

@@ -3,8 +3,9 @@
  *
  * A view is a userdata whose user value is the table: a script can neither rawset into it nor reach the
  * table behind it, and its metatable is hidden (`__metatable`), so no script can redirect the reads of a
- * view another script holds. Views are cached per table, weakly, so the subscribers of one change share
- * one view; a view has no finalizer.
+ * view another script holds. Views of nested tables are cached per table, weakly; a Lua store keeps the
+ * view of its published state itself (flux_newview), so the subscribers of one change share one view
+ * without a weak table growing by an entry per change. A view has no finalizer.
  */
 #include "internal.h"
 
@@ -33,16 +34,28 @@ static void flux_pushtarget(lua_State *L, int idx) {
     lua_getiuservalue(L, idx, 1);
 }
 
+/* [.., t] -> [.., t, view]. A new view of the table t. */
+static void flux_makeview(lua_State *L) {
+    lua_newuserdatauv(L, 0, 1);                           /* [.., t, view] */
+    lua_pushvalue(L, -2);
+    lua_setiuservalue(L, -2, 1);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+    lua_setmetatable(L, -2);
+}
+
+void flux_newview(lua_State *L) {
+    flux_makeview(L);                                     /* [.., t, view] */
+    lua_replace(L, -2);
+}
+
 void flux_pushview(lua_State *L) {
     lua_rawgetp(L, LUA_REGISTRYINDEX, &viewskey);         /* [.., t, views] */
     lua_pushvalue(L, -2);
     if (lua_rawget(L, -2) != LUA_TUSERDATA) {             /* [.., t, views, view?] */
         lua_pop(L, 1);
-        lua_newuserdatauv(L, 0, 1);                       /* [.., t, views, view] */
-        lua_pushvalue(L, -3);
-        lua_setiuservalue(L, -2, 1);
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
-        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -2);                             /* [.., t, views, t] */
+        flux_makeview(L);                                 /* [.., t, views, t, view] */
+        lua_replace(L, -2);                               /* [.., t, views, view] */
         lua_pushvalue(L, -3);
         lua_pushvalue(L, -2);
         lua_rawset(L, -4);                                /* views[t] = view */

@@ -192,6 +192,17 @@ struct FluxModuleSpec {
         #expect(try world.run("local n = 0 for k in pairs(kept) do n = n + 1 end return n") == [.integer(2)])
     }
 
+    @Test("a Swift store's state reads a field by a key made at run time; a key that only starts like one reads nil")
+    func stateKeysByBytes() throws {
+        try world.run(#"""
+        flux.dispatch("tally.add", {by = 3})
+        flux.subscribe("tally", function(state)
+          read = {state["cou" .. "nt"], state["count\0"], state["coun"], state["counts"], state[""]}
+        end)
+        """#)
+        #expect(try world.run("return read[1], read[2], read[3], read[4], read[5]") == [.integer(3), .nil, .nil, .nil, .nil])
+    }
+
     @Test("an error in a subscriber is reported with a traceback and the subscription stays")
     func subscriberError() throws {
         try world.run(#"""

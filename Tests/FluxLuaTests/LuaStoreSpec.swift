@@ -22,6 +22,28 @@ struct LuaStoreSpec {
         #expect(world.dispatcher.history.undoLabels == ["todo.add"])
     }
 
+    @Test("the subscribers of one change share its read-only state; one kept reads that state after later changes and undo")
+    func sharedStateView() throws {
+        try world.run(#"""
+        flux.store{name = "c", state = {n = 0, tags = {"a"}}, on = {
+          ["c.up"] = function(state) state.n = state.n + 1 end,
+        }}
+        seen = {}
+        flux.subscribe("c", function(state) seen[1] = state end)
+        flux.subscribe("c", function(state) seen[2] = state end)
+        flux.dispatch("c.up")
+        kept = seen[1]
+        flux.dispatch("c.up")
+        flux.undo()
+        flux.undo()
+        """#)
+        #expect(try world.run("return rawequal(kept, seen[2]), kept.n, kept.tags[1], seen[1].n, rawequal(seen[1], seen[2])")
+            == [.boolean(false), .integer(1), .string("a"), .integer(0), .boolean(true)])
+        #expect(world.error("kept.n = 5").contains("read-only"))
+        #expect(world.error("rawset(kept, 'n', 5)").contains("table expected"))
+        #expect(try world.run("return kept.n, flux.state('c').n") == [.integer(1), .integer(0)])
+    }
+
     @Test("a new state deep-equal to the old one notifies nobody and makes no undo step")
     func equalStateIsNoChange() throws {
         try world.run(#"""

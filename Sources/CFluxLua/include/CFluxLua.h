@@ -176,6 +176,16 @@ void flux_pushdeepcopy(lua_State *L);
  * (made once, kept while either lives), whose reads cannot be redirected or changed by any script. */
 void flux_pushview(lua_State *L);
 
+/* [.., table] -> [.., view]. A new read-only view of a table no script can reach, not cached: for a holder
+ * that keeps the one view of its table itself (a Lua store, of its published state). */
+void flux_newview(lua_State *L);
+
+/* About how many bytes the table at `t` holds that the value at `shared` (another state, or nil) does
+ * not: each table its header and a slot per pair; a nested table that is the very table `shared` holds
+ * under the same key is neither counted nor walked. Stops counting after `budget` pairs (a table that
+ * holds itself is counted, not walked forever), and deeper than 256 levels. Never raises. */
+long long flux_tablecost(lua_State *L, int t, int shared, long long budget);
+
 /* [..] -> [.., invoke]. invoke(handler, state, action) calls a Lua store's handler with a copy-on-write
  * draft of the published state `state` and returns what it returns, a table frozen into a published
  * state (see draft.c). */

@@ -182,20 +182,20 @@ public final class FluxHost {
 
     // MARK: Values crossing into Lua
 
-    /// [..] -> [.., state view]. A state the store `storeName` published, as a read-only table.
+    /// [..] -> [.., state view]. A state the store `storeName` published, as a read-only table: for a Lua
+    /// store, the one view it keeps of its state.
     func pushState(_ state: any Encodable, of storeName: String, on lua: LuaStack) throws {
         if let state = state as? LuaTableState {
-            try pushReadOnly(state.table, on: lua)
+            if let store = (try? store(named: storeName)) as? LuaStore {
+                try store.pushView(of: state.table, on: lua)
+            } else {
+                try lua.ensureSpace(4)
+                lua.push(state.table)
+                flux_pushview(lua.state)
+            }
         } else {
             lua.push(StateProxy(state: state, storeName: storeName), as: stateProxyType)
         }
-    }
-
-    /// [..] -> [.., view]. The read-only view of the state table `table` refers to.
-    func pushReadOnly(_ table: LuaRef, on lua: LuaStack) throws {
-        try lua.ensureSpace(4)
-        lua.push(table)
-        flux_pushview(lua.state)
     }
 
     /// [.., table] -> [.., view]. For a table no script holds: one the host has just made.
@@ -204,10 +204,15 @@ public final class FluxHost {
         flux_pushview(lua.state)
     }
 
-    /// [..] -> [.., action table]. An action as a Lua store's handler sees it: its payload, plus `type`.
-    func pushAction(_ action: any Action, on lua: LuaStack) throws {
+    /// [..] -> [.., action table]. An action as a Lua store's handler sees it: its payload, plus `type`
+    /// (the action's name, or the Lua string `type` refers to).
+    func pushAction(_ action: any Action, type: LuaRef? = nil, on lua: LuaStack) throws {
         if let action = action as? LuaAction {
-            lua.push(action.payload)
+            if case let .table(fields) = action.payload, fields.isEmpty {
+                lua.pushTable(fieldCapacity: 1) // room for `type`: setting it allocates nothing more
+            } else {
+                lua.push(action.payload)
+            }
             if lua.type(at: -1) != .table {
                 lua.pop()
                 lua.pushTable()
@@ -219,8 +224,8 @@ public final class FluxHost {
                 lua.pushTable()
             }
         }
-        lua.push(action.name)
-        lua.rawSet("type", in: -2)
+        if let type { lua.push(type) } else { lua.push(action.name) }
+        lua_setfield(lua.state, -2, "type") // a table just made: no metamethod; the key's C string is cached
     }
 
     /// An error's message with its traceback; for a script whose `flux.dispatch` failed in a Lua store's

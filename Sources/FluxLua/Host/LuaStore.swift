@@ -1,3 +1,4 @@
+import CFluxLua
 import Flux
 
 /// A store defined by a script with `flux.store{…}`: its state is a Lua table, its handlers Lua
@@ -14,7 +15,9 @@ final class LuaStore: StoreProtocol {
     let owner: Owner
     /// Weak: the dispatcher may keep the store after its host is gone; it then refuses to handle.
     weak var host: FluxHost?
-    var handlers: [String: LuaRef]
+    var handlers: [String: LuaRef] {
+        didSet { lastRoute = nil }
+    }
     var waitFor: [String]
     /// The payload fields its actions declare, by action name.
     var payloads: [String: LuaPayloadDeclaration] = [:]
@@ -47,14 +50,50 @@ final class LuaStore: StoreProtocol {
     /// The state observers last heard.
     var publishedState: LuaRef { published }
 
+    /// The read-only view of the state `viewed`: made once per state, so every subscriber of a change (and
+    /// every view provider rendering it) shares one, and no weak cache of views grows by one entry per
+    /// change. Each new view takes the registry slot of the one before.
+    private var view: LuaRef?
+    private var viewed: LuaRef?
+
+    /// [..] -> [.., view]. The read-only view of `table`, one of this store's states.
+    func pushView(of table: LuaRef, on lua: LuaStack) throws {
+        try lua.ensureSpace(3)
+        if let view, viewed === table {
+            lua.push(view)
+            return
+        }
+        lua.push(table)
+        flux_newview(lua.state)
+        if let view { lua.assign(view, from: -1) } else { view = lua.ref(at: -1) }
+        viewed = table
+    }
+
     // MARK: Dispatch
 
     func handles(_ actionName: String) -> Bool { handlers[actionName] != nil }
 
     func begin() { checkpoint = current }
 
+    /// The handler of the action handled last, and that action's name as a Lua string: a run of one
+    /// action neither hashes its name into `handlers` nor makes a Lua string of it again.
+    private var lastRoute: (name: String, handler: LuaRef, type: LuaRef)?
+
+    /// `action`'s handler and its name as a Lua string, or nil when this store does not handle it.
+    private func route(_ action: String) throws -> (handler: LuaRef, type: LuaRef?)? {
+        if let lastRoute, lastRoute.name == action { return (lastRoute.handler, lastRoute.type) }
+        guard let handler = handlers[action] else { return nil }
+        guard let lua = host?.activeStack else { return (handler, nil) }
+        try lua.ensureSpace(1)
+        lua.push(action)
+        let type = lua.ref(at: -1)
+        lua.pop()
+        lastRoute = (action, handler, type)
+        return (handler, type)
+    }
+
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
-        guard let handler = handlers[action.name] else { return }
+        guard let (handler, type) = try route(action.name) else { return }
         if !waitFor.isEmpty {
             try dispatcher.waitFor(try waitFor.map { other in
                 guard let token = dispatcher.token(named: other) else {
@@ -66,18 +105,18 @@ final class LuaStore: StoreProtocol {
         guard let host else { throw FluxHostError.closed }
         let next: LuaRef?
         do {
-            next = try call(handler, for: action, host: host)
+            next = try call(handler, type: type, for: action, host: host)
         } catch let error as LuaError {
             throw FluxScriptError(error.message, traceback: error.traceback)
         }
         if let next { current = next }
     }
 
-    private func call(_ handler: LuaRef, for action: any Action, host: FluxHost) throws -> LuaRef? {
+    private func call(_ handler: LuaRef, type: LuaRef?, for action: any Action, host: FluxHost) throws -> LuaRef? {
         try host.activeStack.call(host.invoke, results: 1, arguments: { lua in
             lua.push(handler)
             lua.push(self.current)
-            try host.pushAction(action, on: lua)
+            try host.pushAction(action, type: type, on: lua)
         }, read: { lua, results in
             switch lua.type(at: results.lowerBound) {
             case .table:

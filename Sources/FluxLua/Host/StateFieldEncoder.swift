@@ -11,7 +11,9 @@ import CLua
 final class StateFieldEncoder: Encoder {
     /// The field wanted: a key for keyed states, a 1-based position for array states.
     enum Wanted {
-        case key(String)
+        /// The key's UTF-8 bytes, as Lua holds them (valid during the read): no Swift string is made per
+        /// read.
+        case key(UnsafeRawBufferPointer)
         case position(Int)
     }
 
@@ -73,8 +75,9 @@ final class StateFieldEncoder: Encoder {
         var codingPath: [any CodingKey] { [] }
 
         private func wants(_ key: Key) -> Bool {
-            guard !encoder.found, case let .key(name) = encoder.wanted else { return false }
-            return key.stringValue == name
+            guard !encoder.found, case let .key(wanted) = encoder.wanted else { return false }
+            var name = key.stringValue
+            return name.utf8.count == wanted.count && name.withUTF8 { $0.elementsEqual(wanted) }
         }
 
         mutating func encodeNil(forKey key: Key) throws {}

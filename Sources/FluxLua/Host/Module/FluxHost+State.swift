@@ -57,17 +57,13 @@ extension FluxHost {
         }
         let reader = StateFieldEncoder(wanted: .position(0), stack: activeStack, wrap: wrap)
         stateProxyType.metamethod(.index) { lua, proxy in
-            let wanted: StateFieldEncoder.Wanted
             switch lua.type(at: 2) {
-            case .string: wanted = .key(lua.string(at: 2) ?? "")
+            case .string: try lua.withBytes(at: 2) { try reader.read(.key($0), of: proxy.state, onto: lua) }
             case .number:
                 guard let position = lua.integer(at: 2) else { lua.pushNil(); return 1 }
-                wanted = .position(position)
-            default:
-                lua.pushNil()
-                return 1
+                try reader.read(.position(position), of: proxy.state, onto: lua)
+            default: lua.pushNil()
             }
-            try reader.read(wanted, of: proxy.state, onto: lua)
             return 1
         }
         stateProxyType.metamethod(.newIndex) { lua, proxy in

@@ -34,7 +34,7 @@ extension FluxHost {
                 guard let self else { return }
                 let lua = activeStack
                 do {
-                    try pushReadOnly(table, on: lua)
+                    try store.pushView(of: table, on: lua)
                     try deliver(lua)
                 } catch {
                     report(error, heading: "error in subscriber of '\(store.name)'",

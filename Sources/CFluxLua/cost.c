@@ -1,0 +1,44 @@
+/* What a Lua store's undo step keeps alive: the tables of one state that another does not share. */
+#include "internal.h"
+
+#define FLUX_TABLE_HEADER 56 /* a Lua 5.4 table's header, as it lays one out */
+#define FLUX_TABLE_SLOT 32   /* one pair */
+#define FLUX_COST_MAX_DEPTH 256
+
+/* The bytes of the table at absolute index t that the value at absolute index other (the table the other
+ * state holds in the same place, or anything else) does not share; counts down *pairs and stops at 0. */
+static long long flux_cost(lua_State *L, int t, int other, long long *pairs, int depth) {
+    long long bytes;
+    int othertable;
+    if (lua_type(L, t) != LUA_TTABLE) return 0;
+    othertable = lua_type(L, other) == LUA_TTABLE;
+    if (othertable && lua_rawequal(L, t, other)) return 0;
+    bytes = FLUX_TABLE_HEADER;
+    if (depth >= FLUX_COST_MAX_DEPTH || !lua_checkstack(L, 4)) return bytes;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {                             /* [.., key, value] */
+        if (*pairs <= 0) {
+            lua_pop(L, 2);
+            break;
+        }
+        (*pairs)--;
+        bytes += FLUX_TABLE_SLOT;
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            if (othertable) {
+                lua_pushvalue(L, -2);
+                lua_rawget(L, other);                    /* [.., key, value, other[key]] */
+            } else {
+                lua_pushnil(L);
+            }
+            bytes += flux_cost(L, lua_gettop(L) - 1, lua_gettop(L), pairs, depth + 1);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);                                   /* [.., key] */
+    }
+    return bytes;
+}
+
+long long flux_tablecost(lua_State *L, int t, int shared, long long budget) {
+    long long pairs = budget;
+    return flux_cost(L, lua_absindex(L, t), lua_absindex(L, shared), &pairs, 0);
+}
