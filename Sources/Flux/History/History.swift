@@ -14,7 +14,7 @@ public final class History {
         }
     }
 
-    /// The most bytes the undo steps may keep, as their targets count them (``DispatchTarget/cost(of:)``);
+    /// The most bytes the undo steps may keep, as their stores count them;
     /// past it the oldest steps are dropped, so a large state never fills memory with copies of itself.
     /// The first time, a note says so.
     @exclusivity(unchecked) public var memoryLimit: Int {

@@ -9,7 +9,7 @@ public struct HistoryEntry {
     /// encodes a step once, not at every save.
     public internal(set) var number = 0
     /// What the states held here cost together, in bytes, as their targets count them
-    /// (``DispatchTarget/cost(of:)``): the history drops its oldest steps past ``History/memoryLimit``.
+    /// (``TransactionalTarget/cost(of:)``): the history drops its oldest steps past ``History/memoryLimit``.
     public private(set) var cost = 0
     private(set) var first: Change?
     private(set) var rest: [Change] = []
@@ -17,7 +17,7 @@ public struct HistoryEntry {
     /// One store's state before the step. A struct, not a tuple: tuples in generic containers are
     /// copied by runtime-built value witnesses, several times slower.
     struct Change {
-        let target: any DispatchTarget
+        let target: any TransactionalTarget
         let snapshot: Any
     }
 
@@ -34,14 +34,14 @@ public struct HistoryEntry {
     }
 
     /// A step restoring each target to its snapshot (a session rebuilding its saved history).
-    public init(label: String, changes: [(target: any DispatchTarget, snapshot: Any)]) {
+    package init(label: String, changes: [(target: any TransactionalTarget, snapshot: Any)]) {
         self.label = label
         for change in changes { append(change.target, change.snapshot, cost: change.target.cost(of: change.snapshot)) }
     }
 
     /// Each target the step restores, with the state it restores it to.
-    public var changes: [(target: any DispatchTarget, snapshot: Any)] {
-        var changes: [(target: any DispatchTarget, snapshot: Any)] = []
+    package var changes: [(target: any TransactionalTarget, snapshot: Any)] {
+        var changes: [(target: any TransactionalTarget, snapshot: Any)] = []
         forEachState { changes.append(($0, $1)) }
         return changes
     }
@@ -50,7 +50,7 @@ public struct HistoryEntry {
     var isEmpty: Bool { first == nil }
 
     /// Adds `target`'s state before the step, which costs `cost` bytes to keep.
-    mutating func append(_ target: any DispatchTarget, _ snapshot: Any, cost: Int) {
+    mutating func append(_ target: any TransactionalTarget, _ snapshot: Any, cost: Int) {
         let change = Change(target: target, snapshot: snapshot)
         if first == nil { first = change } else { rest.append(change) }
         self.cost += cost
@@ -71,15 +71,15 @@ public struct HistoryEntry {
         cost += later.cost - leftOutCost
     }
 
-    func contains(_ target: any DispatchTarget) -> Bool {
+    func contains(_ target: any TransactionalTarget) -> Bool {
         first.map { $0.target === target } == true || rest.contains { $0.target === target }
     }
 
-    func forEachTarget(_ body: (any DispatchTarget) -> Void) {
+    func forEachTarget(_ body: (any TransactionalTarget) -> Void) {
         forEachState { target, _ in body(target) }
     }
 
-    private func forEachState(_ body: (any DispatchTarget, Any) -> Void) {
+    private func forEachState(_ body: (any TransactionalTarget, Any) -> Void) {
         guard let first else { return }
         body(first.target, first.snapshot)
         for state in rest { body(state.target, state.snapshot) }
@@ -88,7 +88,7 @@ public struct HistoryEntry {
     /// Puts every target back to the state held here and returns the step that reverses it
     /// (holding the states they had until now).
     func swapped() -> HistoryEntry {
-        var states: [(any DispatchTarget, Any)] = []
+        var states: [(any TransactionalTarget, Any)] = []
         forEachState { states.append(($0, $1)) }
         let now = states.map { $0.0.snapshot() }
         for (target, snapshot) in states.reversed() { target.restore(snapshot) }

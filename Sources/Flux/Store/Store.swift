@@ -121,7 +121,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         }
     }
 
-    /// The state from ``begin()`` with its cost, to keep for undo, when `keeping`.
+    /// The state from `begin()` with its cost, to keep for undo, when `keeping`.
     @inlinable
     final func keepCheckpoint(_ keeping: Bool) -> StoreLane.Kept {
         guard keeping else { return (nil, 0) }
@@ -168,6 +168,25 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         dispatcher.routesChanged()
     }
 
+    /// Changes the state for one action with the dispatch's context, to ``DispatchContext/waitFor(_:)``
+    /// other stores first, or throws to refuse it.
+    public typealias ContextHandler<A> = (inout State, A, DispatchContext) throws -> Void
+
+    /// `on` for a handler that needs other stores to handle the action first: it reaches them through
+    /// the context, so it need not capture (and keep alive) the dispatcher, which owns the store.
+    ///
+    /// ```swift
+    /// on(Checkout.self) { state, action, context in
+    ///     try context.waitFor([cart.token])
+    ///     state.total = cart.state.total
+    /// }
+    /// ```
+    @inlinable
+    public final func on<A: Action>(_ type: A.Type, _ handler: @escaping ContextHandler<A>) {
+        let context = DispatchContext(dispatcher: dispatcher)
+        on(type) { state, action in try handler(&state, action, context) }
+    }
+
     /// Sees every action dispatched, after any handler for its type: for stores derived from others,
     /// which call ``Dispatcher/waitFor(_:)`` and recompute.
     public final func onEveryAction(_ handler: @escaping Handler<any Action>) {
@@ -175,19 +194,15 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         dispatcher.routesChanged()
     }
 
-    /// Changes the state for any action, with the dispatch's context to ``DispatchContext/waitFor(_:)``
-    /// other stores first.
-    public typealias ContextHandler = (inout State, any Action, DispatchContext) throws -> Void
-
     /// `onEveryAction` for a derived store: `handler` reaches the stores it waits for through the
     /// context, so it need not capture (and keep alive) the dispatcher.
-    public final func onEveryAction(_ handler: @escaping ContextHandler) {
+    public final func onEveryAction(_ handler: @escaping ContextHandler<any Action>) {
         let context = DispatchContext(dispatcher: dispatcher)
         let plain: Handler<any Action> = { state, action in try handler(&state, action, context) }
         onEveryAction(plain)
     }
 
-    /// ``begin()`` and ``apply(_:)`` with one copy of the state: the state now becomes the checkpoint
+    /// `begin()` and ``apply(_:)`` with one copy of the state: the state now becomes the checkpoint
     /// (moved, not copied) only once the handlers have made the next one.
     @inlinable
     final func beginAndApply(_ action: any Action) throws {
@@ -283,21 +298,24 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         try apply(action)
     }
 
-    public final func begin() { checkpoint = current }
-    public final func rollback() { current = checkpoint }
-    public final func commit() -> Any? { operations.commit(self, true)?.state }
-    public final func snapshot() -> Any { current }
+    public final func publish() {
+        operations.publish(self)
+    }
+}
 
-    public final func restore(_ snapshot: Any) {
+// The transaction witness: plumbing for the dispatcher, the history and sessions, not for apps.
+extension Store: TransactionalTarget {
+    package final func begin() { checkpoint = current }
+    package final func rollback() { current = checkpoint }
+    package final func commit() -> Any? { operations.commit(self, true)?.state }
+    package final func snapshot() -> Any { current }
+
+    package final func restore(_ snapshot: Any) {
         if let snapshot = snapshot as? State { current = snapshot }
     }
 
-    public final func cost(of snapshot: Any) -> Int {
+    package final func cost(of snapshot: Any) -> Int {
         (snapshot as? State).map(undoCost(of:)) ?? 0
-    }
-
-    public final func publish() {
-        operations.publish(self)
     }
 }
 

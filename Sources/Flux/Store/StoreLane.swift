@@ -1,17 +1,17 @@
 /// A store's operations for the dispatcher, as closures made where the store's `State` is known:
-/// they run code specialised for it, not generic code behind the ``DispatchTarget`` witnesses, and the
+/// they run code specialised for it, not generic code behind the ``TransactionalTarget`` witnesses, and the
 /// dispatcher calls them without going through those witnesses. Each takes the target it acts on, so a
 /// store's closures capture nothing.
 @usableFromInline struct StoreLane {
-    /// What a commit keeps for undo: the state from ``DispatchTarget/begin()`` (nil when not asked to
+    /// What a commit keeps for undo: the state from ``TransactionalTarget/begin()`` (nil when not asked to
     /// keep it) and what keeping it costs in bytes.
     @usableFromInline typealias Kept = (state: Any?, cost: Int)
 
-    /// Remembers the state now, then applies the action (``DispatchTarget/begin()`` and
+    /// Remembers the state now, then applies the action (``TransactionalTarget/begin()`` and
     /// ``DispatchTarget/handle(_:in:)`` in one call).
     @usableFromInline let handle: (AnyObject, any Action) throws -> Void
-    /// ``DispatchTarget/commit()``: nil when the state is unchanged; otherwise, when the flag asks for
-    /// it, the state from before with its ``DispatchTarget/cost(of:)``.
+    /// ``TransactionalTarget/commit()``: nil when the state is unchanged; otherwise, when the flag asks for
+    /// it, the state from before with its ``TransactionalTarget/cost(of:)``.
     @usableFromInline let commit: (AnyObject, Bool) -> Kept?
     /// ``DispatchTarget/publish()``.
     @usableFromInline let publish: (AnyObject) -> Void
@@ -27,7 +27,7 @@
 extension StoreLane {
     /// The lane of any other target: its witnesses, called through closures (which ignore the object
     /// they are given) so the dispatcher calls every target the same way.
-    init(target: any DispatchTarget, dispatcher: Dispatcher) {
+    init(target: any TransactionalTarget, dispatcher: Dispatcher) {
         self.init(
             handle: { [unowned(unsafe) target, unowned(unsafe) dispatcher] _, action in
                 target.begin()
