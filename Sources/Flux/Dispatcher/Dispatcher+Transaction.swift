@@ -25,14 +25,15 @@ extension Dispatcher {
             let kept = registration._withUnsafeGuaranteedRef { registration -> Bool in
                 // A group keeps states even with no undo history: it rolls back with them when it fails.
                 let keeping = (recording || group != nil) && group?.entry.contains(registration.transaction) != true
-                guard let kept = registration.lane.commit(registration.target, keeping) else { return false }
+                // The state goes in the box of the step the history dropped last, when it can.
+                guard let kept = registration.lane.commit(registration.target, keeping, &history.undoStack.spare) else { return false }
                 if let state = kept.state {
                     if let group {
                         group.entry.append(registration.transaction, state, cost: kept.cost)
                     } else if first == nil {
-                        first = HistoryEntry.Change(target: registration.transaction, snapshot: state)
+                        first = HistoryEntry.Change(target: registration.transaction, kept: state)
                     } else {
-                        let change = HistoryEntry.Change(target: registration.transaction, snapshot: state)
+                        let change = HistoryEntry.Change(target: registration.transaction, kept: state)
                         if rest == nil { rest = [change] } else { rest!.append(change) }
                     }
                     cost += kept.cost

@@ -13,6 +13,13 @@ final class HistoryRing {
     @exclusivity(unchecked) private var rests: ContiguousArray<[HistoryEntry.Change]> = []
     @exclusivity(unchecked) private var head = 0 // the oldest step's slot
     @exclusivity(unchecked) private(set) var count = 0
+    /// The box of the first state of the step the ring dropped last, for the next step to fill again:
+    /// with the ring full, recording a step then allocates nothing. Only a small state's box is kept,
+    /// so a spare never holds much memory the history does not count.
+    @exclusivity(unchecked) var spare: KeptState?
+
+    /// The most a dropped state may cost for its box to be kept as the spare.
+    static let spareCostLimit = 64 << 10
 
     /// The most steps kept.
     @exclusivity(unchecked) var capacity: Int {
@@ -47,6 +54,7 @@ final class HistoryRing {
         } else {
             index = head
             head = slot(1)
+            if costs[index] <= Self.spareCostLimit, let oldest = firsts[index] { spare = oldest.kept }
         }
         labels[index] = label
         numbers[index] = number
@@ -77,6 +85,7 @@ final class HistoryRing {
     }
 
     func removeAll() {
+        spare = nil
         labels.removeAll()
         numbers.removeAll()
         costs.removeAll()

@@ -76,7 +76,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         self.dispatcher = dispatcher
         self.operations = StoreLane(
             handle: { try Self.store($0).beginAndApply($1) },
-            commit: { Self.store($0).keepCheckpoint($1) },
+            commit: { Self.store($0).keepCheckpoint($1, reusing: &$2) },
             publish: { Self.store($0).send() }
         )
         self.registration = dispatcher.register(self)
@@ -94,9 +94,9 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         // the stored states in place, since reading them as values copies them too.
         self.operations = StoreLane(
             handle: { try Self.store($0).beginAndApply($1) },
-            commit: { object, recording in
+            commit: { object, recording, spare in
                 let store = Self.store(object)
-                return store.currentEquals(&store.checkpoint) ? nil : store.keepCheckpoint(recording)
+                return store.currentEquals(&store.checkpoint) ? nil : store.keepCheckpoint(recording, reusing: &spare)
             },
             publish: { object in
                 let store = Self.store(object)
@@ -121,12 +121,18 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         }
     }
 
-    /// The state from `begin()` with its cost, to keep for undo, when `keeping`.
+    /// The state from `begin()` with its cost, to keep for undo, when `keeping`: in the box in
+    /// `spare` when that can be reused (taken from it), else in a new one.
     @inlinable
-    final func keepCheckpoint(_ keeping: Bool) -> StoreLane.Kept {
+    final func keepCheckpoint(_ keeping: Bool, reusing spare: inout KeptState?) -> StoreLane.Kept {
         guard keeping else { return (nil, 0) }
         // Read in place: passing the stored state as an argument would copy it.
-        return (checkpoint, withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) })
+        let cost = withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) }
+        if let box = reusable(&spare, as: KeptValue<State>.self) {
+            box.state = checkpoint
+            return (box, cost)
+        }
+        return (KeptValue(checkpoint), cost)
     }
 
     /// What keeping `state` as an undo step costs, in bytes: the history drops its oldest steps when
@@ -307,7 +313,10 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
 extension Store: TransactionalTarget {
     package final func begin() { checkpoint = current }
     package final func rollback() { current = checkpoint }
-    package final func commit() -> Any? { operations.commit(self, true)?.state }
+    package final func commit() -> Any? {
+        var spare: KeptState?
+        return operations.commit(self, true, &spare)?.state?.value
+    }
     package final func snapshot() -> Any { current }
 
     package final func restore(_ snapshot: Any) {

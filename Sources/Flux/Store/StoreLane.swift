@@ -4,19 +4,20 @@
 /// store's closures capture nothing.
 @usableFromInline struct StoreLane {
     /// What a commit keeps for undo: the state from ``TransactionalTarget/begin()`` (nil when not asked to
-    /// keep it) and what keeping it costs in bytes.
-    @usableFromInline typealias Kept = (state: Any?, cost: Int)
+    /// keep it), boxed, and what keeping it costs in bytes.
+    @usableFromInline typealias Kept = (state: KeptState?, cost: Int)
 
     /// Remembers the state now, then applies the action (``TransactionalTarget/begin()`` and
     /// ``DispatchTarget/handle(_:in:)`` in one call).
     @usableFromInline let handle: (AnyObject, any Action) throws -> Void
     /// ``TransactionalTarget/commit()``: nil when the state is unchanged; otherwise, when the flag asks for
-    /// it, the state from before with its ``TransactionalTarget/cost(of:)``.
-    @usableFromInline let commit: (AnyObject, Bool) -> Kept?
+    /// it, the state from before with its ``TransactionalTarget/cost(of:)``, in the box in the spare
+    /// slot (taken from it) when that box can be reused.
+    @usableFromInline let commit: (AnyObject, Bool, inout KeptState?) -> Kept?
     /// ``DispatchTarget/publish()``.
     @usableFromInline let publish: (AnyObject) -> Void
 
-    @inlinable init(handle: @escaping (AnyObject, any Action) throws -> Void, commit: @escaping (AnyObject, Bool) -> Kept?,
+    @inlinable init(handle: @escaping (AnyObject, any Action) throws -> Void, commit: @escaping (AnyObject, Bool, inout KeptState?) -> Kept?,
                     publish: @escaping (AnyObject) -> Void) {
         self.handle = handle
         self.commit = commit
@@ -33,9 +34,9 @@ extension StoreLane {
                 target.begin()
                 try target.handle(action, in: dispatcher)
             },
-            commit: { [unowned(unsafe) target] _, keeping in
+            commit: { [unowned(unsafe) target] _, keeping, spare in
                 guard let before = target.commit() else { return nil }
-                return keeping ? (before, target.cost(of: before)) : (nil, 0)
+                return keeping ? (KeptAny.keeping(before, reusing: &spare), target.cost(of: before)) : (nil, 0)
             },
             publish: { [unowned(unsafe) target] _ in target.publish() }
         )
