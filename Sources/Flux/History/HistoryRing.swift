@@ -1,16 +1,20 @@
 /// The undo steps, oldest first, in a ring of fixed capacity: once full, a new step takes the oldest
 /// one's slot, so recording a step neither allocates nor moves the others.
 ///
-/// A step's parts are kept in parallel arrays rather than as ``HistoryEntry`` values: recording writes
-/// each part in place, where moving whole entries in and out of optional slots copies them. A class,
-/// so reading the oldest step does not copy (and retain) the arrays.
+/// A step's parts are written into its slot in place, through the array's buffer: one uniqueness check
+/// per step instead of one per part, and no whole ``HistoryEntry`` moved in and out of an optional
+/// slot. A class, so reading the oldest step does not copy (and retain) the array.
 final class HistoryRing {
+    private struct Slot {
+        var label = ""
+        var number = 0
+        var cost = 0
+        var first: HistoryEntry.Change?
+        var rest: [HistoryEntry.Change] = []
+    }
+
     // One thread; no access spans a call out.
-    @exclusivity(unchecked) private var labels: ContiguousArray<String> = []
-    @exclusivity(unchecked) private var numbers: ContiguousArray<Int> = []
-    @exclusivity(unchecked) private var costs: ContiguousArray<Int> = []
-    @exclusivity(unchecked) private var firsts: ContiguousArray<HistoryEntry.Change?> = []
-    @exclusivity(unchecked) private var rests: ContiguousArray<[HistoryEntry.Change]> = []
+    @exclusivity(unchecked) private var slots: ContiguousArray<Slot> = []
     @exclusivity(unchecked) private var head = 0 // the oldest step's slot
     @exclusivity(unchecked) private(set) var count = 0
     /// The box of the first state of the step the ring dropped last, for the next step to fill again:
@@ -34,33 +38,33 @@ final class HistoryRing {
     var isFull: Bool { count == capacity }
 
     /// What the oldest step's kept states cost.
-    var oldestCost: Int { count > 0 ? costs[head] : 0 }
+    var oldestCost: Int { count > 0 ? slots[head].cost : 0 }
 
     /// Adds a step as the newest; when full, it takes the oldest one's place. `rest` holds the states
     /// after `first`, usually none (nil).
     func append(label: String, number: Int, cost: Int, first: HistoryEntry.Change, rest: [HistoryEntry.Change]?) {
         guard capacity > 0 else { return }
         let index: Int
+        let dropping: Bool
         if count < capacity {
-            if labels.count < capacity { // grows up to capacity, then never again
-                labels.append("")
-                numbers.append(0)
-                costs.append(0)
-                firsts.append(nil)
-                rests.append([])
-            }
+            if slots.count < capacity { slots.append(Slot()) } // grows up to capacity, then never again
             index = slot(count)
             count += 1
+            dropping = false
         } else {
             index = head
             head = slot(1)
-            if costs[index] <= Self.spareCostLimit, let oldest = firsts[index] { spare = oldest.kept }
+            dropping = true
         }
-        labels[index] = label
-        numbers[index] = number
-        costs[index] = cost
-        firsts[index] = first
-        if let rest { rests[index] = rest } else if !rests[index].isEmpty { rests[index] = [] }
+        slots.withUnsafeMutableBufferPointer { slots in
+            let slot = slots.baseAddress.unsafelyUnwrapped + index
+            if dropping, slot.pointee.cost <= Self.spareCostLimit { spare = slot.pointee.first?.kept }
+            slot.pointee.label = label
+            slot.pointee.number = number
+            slot.pointee.cost = cost
+            slot.pointee.first = first
+            if let rest { slot.pointee.rest = rest } else if !slot.pointee.rest.isEmpty { slot.pointee.rest = [] }
+        }
     }
 
     func append(_ entry: HistoryEntry) {
@@ -86,11 +90,7 @@ final class HistoryRing {
 
     func removeAll() {
         spare = nil
-        labels.removeAll()
-        numbers.removeAll()
-        costs.removeAll()
-        firsts.removeAll()
-        rests.removeAll()
+        slots.removeAll()
         head = 0
         count = 0
     }
@@ -101,23 +101,20 @@ final class HistoryRing {
     }
 
     private func entry(_ index: Int) -> HistoryEntry {
-        HistoryEntry(label: labels[index], number: numbers[index], cost: costs[index], first: firsts[index], rest: rests[index])
+        let slot = slots[index]
+        return HistoryEntry(label: slot.label, number: slot.number, cost: slot.cost, first: slot.first, rest: slot.rest)
     }
 
     /// The step in slot `index`, whose slot is then emptied.
     private func take(_ index: Int) -> HistoryEntry {
         let taken = entry(index)
-        labels[index] = ""
-        numbers[index] = 0
-        costs[index] = 0
-        firsts[index] = nil
-        rests[index] = []
+        slots[index] = Slot()
         return taken
     }
 
     private func slot(_ offset: Int) -> Int {
         let index = head + offset
-        return index < labels.count ? index : index - labels.count
+        return index < slots.count ? index : index - slots.count
     }
 
     /// Keeps the newest `capacity` steps, in order, in a ring of the new size.
