@@ -14,7 +14,9 @@
 
 /// A store's state, typed: keeping it copies the state as itself.
 @usableFromInline final class KeptValue<State>: KeptState {
-    @usableFromInline var state: State
+    // One thread, and no access spans a call out: no dynamic exclusivity check (it would cost more
+    // than the copy it guards).
+    @usableFromInline @exclusivity(unchecked) var state: State
 
     @inlinable init(_ state: State) { self.state = state }
 
@@ -23,7 +25,7 @@
 
 /// Any other target's state (a snapshot as `Any`).
 final class KeptAny: KeptState {
-    var snapshot: Any
+    @exclusivity(unchecked) var snapshot: Any
 
     init(_ snapshot: Any) { self.snapshot = snapshot }
 

@@ -129,7 +129,10 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         // Read in place: passing the stored state as an argument would copy it.
         let cost = withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) }
         if let box = reusable(&spare, as: KeptValue<State>.self) {
-            box.state = checkpoint
+            // Swapped, not copied: the checkpoint is not read again before the next action's
+            // `beginAndApply` replaces it, and a swap costs no retain and release. (The old state it
+            // holds until then is small: only a small state's box is reused.)
+            swap(&box.state, &checkpoint)
             return (box, cost)
         }
         return (KeptValue(checkpoint), cost)
