@@ -18,7 +18,7 @@ public struct HistoryEntry {
     /// copied by runtime-built value witnesses, several times slower.
     struct Change {
         let target: any TransactionalTarget
-        let kept: KeptState
+        var kept: KeptState
 
         /// The state, unboxed.
         var snapshot: Any { kept.value }

@@ -59,10 +59,16 @@ final class HistoryRing {
         slots.withUnsafeMutableBufferPointer { slots in
             let slot = slots.baseAddress.unsafelyUnwrapped + index
             if dropping, slot.pointee.cost <= Self.spareCostLimit { spare = slot.pointee.first?.kept }
-            slot.pointee.label = label
+            // A dispatch loop repeats one action on one store: what a slot already holds is not
+            // written again, which would retain the new value and release the old one.
+            if slot.pointee.label != label { slot.pointee.label = label }
             slot.pointee.number = number
             slot.pointee.cost = cost
-            slot.pointee.first = first
+            if slot.pointee.first?.target === first.target {
+                slot.pointee.first!.kept = first.kept
+            } else {
+                slot.pointee.first = first
+            }
             if let rest { slot.pointee.rest = rest } else if !slot.pointee.rest.isEmpty { slot.pointee.rest = [] }
         }
     }
