@@ -277,14 +277,14 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         published = current
         // Iterate a copy: an observer may subscribe or cancel while we notify. The copy keeps every
         // observer alive, so each is called through an unretained reference: no retain and release
-        // per observer and change. The state is passed in place: nothing changes it while observers
-        // run (a dispatch from one is queued, undo is refused), and a copy would cost a retain.
+        // per observer and change. The state is copied once, into a constant every observer borrows:
+        // read from the stored property (or through a pointer) it would be copied, and retained, per
+        // observer.
         let list = observers
-        withUnsafeMutablePointer(to: &published) { state in
-            for index in list.indices {
-                Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
-                    if observer.isActive { observer.send(state.pointee) }
-                }
+        let state = published
+        for index in list.indices {
+            Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
+                if observer.isActive { observer.send(state) }
             }
         }
     }
