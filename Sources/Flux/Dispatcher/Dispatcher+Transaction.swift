@@ -15,8 +15,10 @@ extension Dispatcher {
     func keepChanges(_ name: String) {
         let group = openGroup
         let recording = history.isRecording
-        // The step's states: the first inline, any others in an array (rarely needed, so never allocated).
-        var first: HistoryEntry.Change?
+        // The step's states: the first inline — its target read from its registration only when the
+        // step is recorded, so it is not retained to be held here — any others in an array (rarely
+        // needed, so never allocated).
+        var first: (registration: Unmanaged<Registration>, kept: KeptState)?
         var rest: [HistoryEntry.Change]?
         var cost = 0
         var changed = 0
@@ -31,7 +33,7 @@ extension Dispatcher {
                     if let group {
                         group.entry.append(registration.transaction, state, cost: kept.cost)
                     } else if first == nil {
-                        first = HistoryEntry.Change(target: registration.transaction, kept: state)
+                        first = (Unmanaged.passUnretained(registration), state)
                     } else {
                         let change = HistoryEntry.Change(target: registration.transaction, kept: state)
                         if rest == nil { rest = [change] } else { rest!.append(change) }
@@ -47,9 +49,11 @@ extension Dispatcher {
         touchedCount = changed
         group?.performed += 1
         guard let first else { return }
-        if let note = history.record(label: name, cost: cost, first: first, rest: rest) { onNote(note) }
+        let note = first.registration._withUnsafeGuaranteedRef { registration in
+            history.record(label: name, cost: cost, target: registration.transaction, kept: first.kept, rest: rest)
+        }
+        if let note { onNote(note) }
     }
-
 
     /// Puts each target back to its state and publishes it: a group's `actions` (or all-or-nothing work)
     /// undone without an undo step.

@@ -40,9 +40,9 @@ final class HistoryRing {
     /// What the oldest step's kept states cost.
     var oldestCost: Int { count > 0 ? slots[head].cost : 0 }
 
-    /// Adds a step as the newest; when full, it takes the oldest one's place. `rest` holds the states
-    /// after `first`, usually none (nil).
-    func append(label: String, number: Int, cost: Int, first: HistoryEntry.Change, rest: [HistoryEntry.Change]?) {
+    /// Adds a step as the newest; when full, it takes the oldest one's place. Its first state is
+    /// `target`'s in `kept`; `rest` holds the others, usually none (nil).
+    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: KeptState, rest: [HistoryEntry.Change]?) {
         guard capacity > 0 else { return }
         let index: Int
         let dropping: Bool
@@ -64,10 +64,10 @@ final class HistoryRing {
             if slot.pointee.label != label { slot.pointee.label = label }
             slot.pointee.number = number
             slot.pointee.cost = cost
-            if slot.pointee.first?.target === first.target {
-                slot.pointee.first!.kept = first.kept
+            if slot.pointee.first?.target === target {
+                slot.pointee.first!.kept = kept
             } else {
-                slot.pointee.first = first
+                slot.pointee.first = HistoryEntry.Change(target: target, kept: kept)
             }
             if let rest { slot.pointee.rest = rest } else if !slot.pointee.rest.isEmpty { slot.pointee.rest = [] }
         }
@@ -75,7 +75,7 @@ final class HistoryRing {
 
     func append(_ entry: HistoryEntry) {
         guard let first = entry.first else { return }
-        append(label: entry.label, number: entry.number, cost: entry.cost, first: first, rest: entry.rest)
+        append(label: entry.label, number: entry.number, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest)
     }
 
     /// Removes and returns the newest step.
