@@ -217,9 +217,9 @@ public final class Dispatcher {
                 throw DispatcherError.unknownToken(token)
             }
             if registration.pending { throw DispatcherError.waitForCycle(stores: cycle(to: registration)) }
-            guard registration.handledGeneration != generation,
-                  registration.target.handles(action.pointee.name) else { continue }
-            try invoke(registration, action.pointee)
+            let name = action.pointee.name
+            guard registration.handledGeneration != generation, registration.target.handles(name) else { continue }
+            try invoke(registration, action.pointee, name)
         }
     }
 
@@ -274,12 +274,12 @@ public final class Dispatcher {
         let route = self.route(name)
         for registration in route {
             try registration._withUnsafeGuaranteedRef { registration in
-                if registration.handledGeneration != generation { try invoke(registration, action) }
+                if registration.handledGeneration != generation { try invoke(registration, action, name) }
             }
         }
     }
 
-    private func invoke(_ registration: Registration, _ action: any Action) throws {
+    private func invoke(_ registration: Registration, _ action: any Action, _ name: String) throws {
         registration.pending = true
         registration.waitingOne = running
         running = registration
@@ -294,7 +294,7 @@ public final class Dispatcher {
         }
         touchedCount += 1
         do {
-            try registration.lane.handle(registration.target, action)
+            try registration.lane.handle(registration.target, action, name)
         } catch let error as DispatcherError {
             if case .storeFailed = error { throw error }
             throw DispatcherError.storeFailed(store: registration.target.name, action: action.name, underlying: error)

@@ -75,7 +75,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         self.checkpoint = state
         self.dispatcher = dispatcher
         self.operations = StoreLane(
-            handle: { try Self.store($0).beginAndApply($1) },
+            handle: { try Self.store($0).beginAndApply($1, named: $2) },
             commit: { Self.store($0).keepCheckpoint($1, reusing: &$2) },
             publish: { Self.store($0).send() }
         )
@@ -93,7 +93,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         // `==` called directly, not through a closure taking two states: that would copy both; and on
         // the stored states in place, since reading them as values copies them too.
         self.operations = StoreLane(
-            handle: { try Self.store($0).beginAndApply($1) },
+            handle: { try Self.store($0).beginAndApply($1, named: $2) },
             commit: { object, recording, spare in
                 let store = Self.store(object)
                 return store.currentEquals(&store.checkpoint) ? nil : store.keepCheckpoint(recording, reusing: &spare)
@@ -214,10 +214,10 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// `begin()` and ``apply(_:)`` with one copy of the state: the state now becomes the checkpoint
     /// (moved, not copied) only once the handlers have made the next one.
     @inlinable
-    final func beginAndApply(_ action: any Action) throws {
+    final func beginAndApply(_ action: any Action, named name: String) throws {
         var next = current
         do {
-            if let handler = handler(for: action.name) { try handler(&next, action) }
+            if let handler = handler(for: name) { try handler(&next, action) }
             if let everyAction { try everyAction(&next, action) }
         } catch {
             checkpoint = current

@@ -8,8 +8,9 @@
     @usableFromInline typealias Kept = (state: KeptState?, cost: Int)
 
     /// Remembers the state now, then applies the action (``TransactionalTarget/begin()`` and
-    /// ``DispatchTarget/handle(_:in:)`` in one call).
-    @usableFromInline let handle: (AnyObject, any Action) throws -> Void
+    /// ``DispatchTarget/handle(_:in:)`` in one call). With the action's name, which the dispatcher
+    /// already read: asking the action again is a witness call.
+    @usableFromInline let handle: (AnyObject, any Action, String) throws -> Void
     /// ``TransactionalTarget/commit()``: nil when the state is unchanged; otherwise, when the flag asks for
     /// it, the state from before with its ``TransactionalTarget/cost(of:)``, in the box in the spare
     /// slot (taken from it) when that box can be reused.
@@ -17,7 +18,7 @@
     /// ``DispatchTarget/publish()``.
     @usableFromInline let publish: (AnyObject) -> Void
 
-    @inlinable init(handle: @escaping (AnyObject, any Action) throws -> Void, commit: @escaping (AnyObject, Bool, inout KeptState?) -> Kept?,
+    @inlinable init(handle: @escaping (AnyObject, any Action, String) throws -> Void, commit: @escaping (AnyObject, Bool, inout KeptState?) -> Kept?,
                     publish: @escaping (AnyObject) -> Void) {
         self.handle = handle
         self.commit = commit
@@ -30,7 +31,7 @@ extension StoreLane {
     /// they are given) so the dispatcher calls every target the same way.
     init(target: any TransactionalTarget, dispatcher: Dispatcher) {
         self.init(
-            handle: { [unowned(unsafe) target, unowned(unsafe) dispatcher] _, action in
+            handle: { [unowned(unsafe) target, unowned(unsafe) dispatcher] _, action, _ in
                 target.begin()
                 try target.handle(action, in: dispatcher)
             },
