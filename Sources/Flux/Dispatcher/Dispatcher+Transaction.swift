@@ -28,7 +28,9 @@ extension Dispatcher {
                 // A group keeps states even with no undo history: it rolls back with them when it fails.
                 let keeping = (recording || group != nil) && group?.entry.contains(registration.transaction) != true
                 // The state goes in the box of the step the history dropped last, when it can.
-                guard let kept = registration.lane.commit(registration.target, keeping, &history.undoStack.spare) else { return false }
+                guard let kept = registration.object._withUnsafeGuaranteedRef({
+                    registration.lane.commit($0, keeping, &history.undoStack.spare)
+                }) else { return false }
                 if let state = kept.state {
                     if let group {
                         group.entry.append(registration.transaction, state, cost: kept.cost)

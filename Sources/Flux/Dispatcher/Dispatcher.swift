@@ -63,6 +63,9 @@ public final class Dispatcher {
         /// The target's operations: a store's specialised ones, or closures over the witnesses.
         /// The registration keeps the target alive, so the lane's unowned captures stay valid.
         let lane: StoreLane
+        /// The target as the lane takes it, unretained: `target` keeps it alive, and each lane call
+        /// borrows it from here instead of retaining and releasing it.
+        let object: Unmanaged<AnyObject>
         @exclusivity(unchecked) var handledGeneration = 0
         @exclusivity(unchecked) var pending = false
         /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
@@ -72,6 +75,7 @@ public final class Dispatcher {
             self.token = token
             self.target = target
             transaction = target as? any TransactionalTarget ?? StatelessTransaction(target)
+            object = Unmanaged.passUnretained(target)
             lane = (target as? any StoreLaneProviding)?.lane ?? StoreLane(target: transaction, dispatcher: dispatcher)
         }
     }
@@ -246,7 +250,7 @@ public final class Dispatcher {
         phase = .notifying
         for index in 0 ..< touchedCount {
             touched[index]._withUnsafeGuaranteedRef { registration in
-                registration.lane.publish(registration.target)
+                registration.object._withUnsafeGuaranteedRef { registration.lane.publish($0) }
             }
         }
         if !middleware.isEmpty {
@@ -294,7 +298,7 @@ public final class Dispatcher {
         }
         touchedCount += 1
         do {
-            try registration.lane.handle(registration.target, action, name)
+            try registration.object._withUnsafeGuaranteedRef { try registration.lane.handle($0, action, name) }
         } catch let error as DispatcherError {
             if case .storeFailed = error { throw error }
             throw DispatcherError.storeFailed(store: registration.target.name, action: action.name, underlying: error)

@@ -44,7 +44,6 @@ final class KeptAny: KeptState {
 @inlinable
 func reusable<Box: KeptState>(_ spare: inout KeptState?, as: Box.Type) -> Box? {
     guard isKnownUniquelyReferenced(&spare), type(of: spare.unsafelyUnwrapped) == Box.self else { return nil }
-    let box = unsafeDowncast(spare.unsafelyUnwrapped, to: Box.self)
-    spare = nil
-    return box
+    // Moved out, not copied and then cleared: no retain and release.
+    return unsafeDowncast(spare.take().unsafelyUnwrapped, to: Box.self)
 }
