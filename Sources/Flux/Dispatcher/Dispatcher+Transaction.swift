@@ -45,7 +45,7 @@ extension Dispatcher {
                 return true
             }
             guard kept else { continue }
-            touched[changed] = registration
+            if changed != index { touched[changed] = registration }
             changed += 1
         }
         touchedCount = changed

@@ -58,15 +58,19 @@ final class HistoryRing {
         }
         slots.withUnsafeMutableBufferPointer { slots in
             let slot = slots.baseAddress.unsafelyUnwrapped + index
-            if dropping, slot.pointee.cost <= Self.spareCostLimit { spare = slot.pointee.first?.kept }
+            let keepsSpare = dropping && slot.pointee.cost <= Self.spareCostLimit
             // A dispatch loop repeats one action on one store: what a slot already holds is not
             // written again, which would retain the new value and release the old one.
             if slot.pointee.label != label { slot.pointee.label = label }
             slot.pointee.number = number
             slot.pointee.cost = cost
             if slot.pointee.first?.target === target {
-                slot.pointee.first!.kept = kept
+                // The new box swapped in, the dropped one moved on to the spare slot.
+                var box = kept
+                swap(&slot.pointee.first!.kept, &box)
+                if keepsSpare { spare = box }
             } else {
+                if keepsSpare { spare = slot.pointee.first?.kept }
                 slot.pointee.first = HistoryEntry.Change(target: target, kept: kept)
             }
             if let rest { slot.pointee.rest = rest } else if !slot.pointee.rest.isEmpty { slot.pointee.rest = [] }
