@@ -91,6 +91,9 @@ public final class Dispatcher {
     @exclusivity(unchecked) private var routes: [String: Route] = [:]
     @exclusivity(unchecked) private var lastRouteName = ""
     @exclusivity(unchecked) private var lastRoute = Route()
+    /// The one registration on `lastRoute`, when it holds one (most actions have one store): the
+    /// dispatch then reaches it without retaining and releasing the route.
+    @exclusivity(unchecked) private var lastRouteOnly: Unmanaged<Registration>?
     @exclusivity(unchecked) var retired: [Registration] = []
 
     @exclusivity(unchecked) var generation = 0
@@ -161,6 +164,7 @@ public final class Dispatcher {
         routes.removeAll(keepingCapacity: true)
         lastRouteName = ""
         lastRoute = []
+        lastRouteOnly = nil
     }
 
     /// The registered stores, in registration order.
@@ -275,6 +279,13 @@ public final class Dispatcher {
                 }
             }
         }
+        if name == lastRouteName, let only = lastRouteOnly {
+            // Unretained: a registration unregistered during the dispatch stays in `retired` until it ends.
+            try only._withUnsafeGuaranteedRef { registration in
+                if registration.handledGeneration != generation { try invoke(registration, action, name) }
+            }
+            return
+        }
         let route = self.route(name)
         for registration in route {
             try registration._withUnsafeGuaranteedRef { registration in
@@ -333,6 +344,7 @@ public final class Dispatcher {
         }
         lastRouteName = name
         lastRoute = route
+        lastRouteOnly = route.count == 1 ? route[0] : nil
         return route
     }
 }
