@@ -128,6 +128,22 @@ struct DispatcherSpec {
         #expect(released == nil)
     }
 
+    @Test("a store that unregisters itself in its handler finishes that action; the next one no longer reaches it")
+    func unregisterInsideOwnHandler() throws {
+        let once = Store(name: "once", state: 0, dispatcher: dispatcher)
+        let token = once.token
+        once.on(Increment.self) { [unowned dispatcher] state, _ in
+            state += 1
+            try dispatcher.unregister(token)
+        }
+        try dispatcher.dispatch(Increment())
+        try dispatcher.dispatch(Increment())
+        #expect(once.state == 1)
+        #expect(dispatcher.store(named: "once") == nil)
+        try dispatcher.undo()
+        #expect(once.state == 0)
+    }
+
     @Test("waitFor with an unknown token → an error naming it, and nothing changes")
     func waitForUnknownToken() throws {
         let ghost = dispatcher.register(name: "ghost") { _ in }
