@@ -44,7 +44,7 @@ extension Session {
             guard persistent.stateFormat == format else {
                 throw SessionError("saved as \(format), the store now keeps \(persistent.stateFormat)")
             }
-            store.restore(try persistent.decodeState(row["state"]))
+            persistent.restore(try persistent.decodeState(row["state"]))
             store.publish()
         } catch {
             keepStale(row, reason: Self.describe(error))

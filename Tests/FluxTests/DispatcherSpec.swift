@@ -93,15 +93,66 @@ struct DispatcherSpec {
         #expect(summary.state.text == "2 / 1")
     }
 
+    @Test("a handler for one action type waits for another store through its context and reads its new state")
+    func onWithContext() throws {
+        // The total registers before the counter it reads: only waitFor can put the counter first.
+        final class Upstream { var counter: CounterStore! }
+        let upstream = Upstream()
+        let total = Store(name: "total", state: 0, dispatcher: dispatcher)
+        total.on(Increment.self) { state, _, context in
+            try context.waitFor([upstream.counter.token])
+            state = upstream.counter.state.count * 10
+        }
+        upstream.counter = CounterStore(dispatcher: dispatcher)
+        try dispatcher.dispatch(Increment(by: 2))
+        #expect(total.state == 20)
+        try dispatcher.undo()
+        #expect(total.state == 0 && upstream.counter.state.count == 0)
+    }
+
+    @Test("a store whose handlers wait through the context does not keep its dispatcher alive")
+    func contextKeepsNoDispatcher() throws {
+        weak var released: Dispatcher?
+        do {
+            let dispatcher = Dispatcher()
+            let counter = CounterStore(dispatcher: dispatcher)
+            let doubled = Store(name: "doubled", state: 0, dispatcher: dispatcher)
+            doubled.on(Increment.self) { [unowned counter] state, _, context in
+                try context.waitFor([counter.token])
+                state = counter.state.count * 2
+            }
+            try dispatcher.dispatch(Increment())
+            #expect(doubled.state == 2)
+            released = dispatcher
+        }
+        #expect(released == nil)
+    }
+
+    @Test("a store that unregisters itself in its handler finishes that action; the next one no longer reaches it")
+    func unregisterInsideOwnHandler() throws {
+        let once = Store(name: "once", state: 0, dispatcher: dispatcher)
+        let token = once.token
+        once.on(Increment.self) { [unowned dispatcher] state, _ in
+            state += 1
+            try dispatcher.unregister(token)
+        }
+        try dispatcher.dispatch(Increment())
+        try dispatcher.dispatch(Increment())
+        #expect(once.state == 1)
+        #expect(dispatcher.store(named: "once") == nil)
+        try dispatcher.undo()
+        #expect(once.state == 0)
+    }
+
     @Test("waitFor with an unknown token → an error naming it, and nothing changes")
     func waitForUnknownToken() throws {
         let ghost = dispatcher.register(name: "ghost") { _ in }
         try dispatcher.unregister(ghost)
         let counter = CounterStore(dispatcher: dispatcher)
         let waiter = Store(name: "waiter", state: 0, dispatcher: dispatcher)
-        waiter.on(Increment.self) { [dispatcher] state, _ in
+        waiter.on(Increment.self) { state, _, context in
             state += 1
-            try dispatcher.waitFor([ghost])
+            try context.waitFor([ghost])
         }
         #expect {
             try dispatcher.dispatch(Increment())
@@ -116,13 +167,13 @@ struct DispatcherSpec {
     func waitForCycle() throws {
         let first = Store(name: "first", state: 0, dispatcher: dispatcher)
         let second = Store(name: "second", state: 0, dispatcher: dispatcher)
-        first.on(Increment.self) { [dispatcher, unowned second] state, _ in
+        first.on(Increment.self) { [unowned second] state, _, context in
             state += 1
-            try dispatcher.waitFor([second.token])
+            try context.waitFor([second.token])
         }
-        second.on(Increment.self) { [dispatcher, unowned first] state, _ in
+        second.on(Increment.self) { [unowned first] state, _, context in
             state += 1
-            try dispatcher.waitFor([first.token])
+            try context.waitFor([first.token])
         }
         #expect {
             try dispatcher.dispatch(Increment())

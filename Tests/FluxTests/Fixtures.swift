@@ -81,8 +81,8 @@ struct SummaryState: Codable, Equatable {
 final class SummaryStore: Store<SummaryState> {
     init(dispatcher: Dispatcher, counter: CounterStore, todos: TodoStore) {
         super.init(name: "summary", state: SummaryState(), dispatcher: dispatcher)
-        onEveryAction { [unowned self] state, _ in
-            try self.dispatcher.waitFor([counter.token, todos.token])
+        onEveryAction { state, _, context in
+            try context.waitFor([counter.token, todos.token])
             state.text = "\(counter.state.count) / \(todos.state.titles.count)"
         }
     }

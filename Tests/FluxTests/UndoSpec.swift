@@ -20,6 +20,33 @@ struct UndoSpec {
         #expect(ledger.state.entries == [4])
     }
 
+    @Test("with the history full, new steps fill the boxes of dropped ones: undo still returns each kept state")
+    func fullHistoryKeepsEachState() throws {
+        let dispatcher = Dispatcher(historyLimit: 3)
+        let counter = CounterStore(dispatcher: dispatcher)
+        for _ in 1 ... 10 { try dispatcher.dispatch(Increment()) }
+        var counts: [Int] = []
+        while try dispatcher.undo() { counts.append(counter.state.count) }
+        #expect(counts == [9, 8, 7])
+        while try dispatcher.redo() { counts.append(counter.state.count) }
+        #expect(counts == [9, 8, 7, 8, 9, 10])
+    }
+
+    @Test("steps read from the history keep their states while later steps take the places of the dropped ones")
+    func savedStepsKeepTheirStates() throws {
+        let dispatcher = Dispatcher(historyLimit: 3)
+        let counter = CounterStore(dispatcher: dispatcher)
+        for _ in 1 ... 3 { try dispatcher.dispatch(Increment()) }
+        let saved = dispatcher.history.steps
+        // Three more steps drop the three saved ones from the history, whose boxes are free for reuse
+        // only if nothing else holds them.
+        for _ in 1 ... 3 { try dispatcher.dispatch(Increment()) }
+        dispatcher.history.replaceSteps(undo: saved.undo, redo: saved.redo)
+        var counts: [Int] = []
+        while try dispatcher.undo() { counts.append(counter.state.count) }
+        #expect(counts == [2, 1, 0])
+    }
+
     @Test("a named group of actions undoes as one step")
     func groupUndo() throws {
         let counter = CounterStore(dispatcher: dispatcher)

@@ -10,11 +10,5 @@ final class CallbackTarget: DispatchTarget {
 
     func handles(_ actionName: String) -> Bool { true }
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws { try callback(action) }
-    func begin() {}
-    func rollback() {}
-    func commit() -> Any? { nil }
-    func snapshot() -> Any { () }
-    func restore(_ snapshot: Any) {}
-    func cost(of snapshot: Any) -> Int { 0 }
     func publish() {}
 }

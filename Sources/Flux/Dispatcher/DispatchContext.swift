@@ -1,7 +1,8 @@
 /// What a store's handler may ask of the dispatch it runs in: to let other stores handle the action
 /// first.
 ///
-/// A derived store takes it in its handler (`onEveryAction { state, action, context in … }`)
+/// A store takes it in its handler (`on(A.self) { state, action, context in … }`, or
+/// `onEveryAction { state, action, context in … }` for a derived store)
 /// instead of capturing its dispatcher: the dispatcher owns its stores, so a store whose handler held
 /// the dispatcher would keep it, and every store on it, alive after its owner let go.
 ///
@@ -13,9 +14,9 @@
 /// ```
 public struct DispatchContext {
     /// Unowned: the context lives in a handler of a store the dispatcher owns.
-    unowned let dispatcher: Dispatcher
+    @usableFromInline unowned let dispatcher: Dispatcher
 
-    init(dispatcher: Dispatcher) {
+    @usableFromInline init(dispatcher: Dispatcher) {
         self.dispatcher = dispatcher
     }
 

@@ -18,6 +18,10 @@ import Foundation
 /// ```
 ///
 /// A dispatcher is used from one thread.
+///
+/// This file holds the type and the routing of an action to its stores; each other mechanism has a
+/// file of its own: the transaction (`Dispatcher+Transaction`), undo groups (`Dispatcher+Group`), the
+/// follow-up queue (`Dispatcher+FollowUps`) and travel through the history (`Dispatcher+Undo`).
 public final class Dispatcher {
     /// Every action name stores answer to, and how to build each from a payload.
     public var registry = ActionRegistry()
@@ -48,14 +52,20 @@ public final class Dispatcher {
         try? FileHandle.standardError.write(contentsOf: Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
     }
 
-    private enum Phase { case idle, handling, notifying }
+    enum Phase { case idle, handling, notifying }
 
-    private final class Registration {
+    /// One registered target, with the operations the dispatcher drives it through.
+    final class Registration {
         let token: DispatchToken
         let target: any DispatchTarget
+        /// The target's part in the transaction: the target itself, or a witness with nothing to keep.
+        let transaction: any TransactionalTarget
         /// The target's operations: a store's specialised ones, or closures over the witnesses.
         /// The registration keeps the target alive, so the lane's unowned captures stay valid.
         let lane: StoreLane
+        /// The target as the lane takes it, unretained: `target` keeps it alive, and each lane call
+        /// borrows it from here instead of retaining and releasing it.
+        let object: Unmanaged<AnyObject>
         @exclusivity(unchecked) var handledGeneration = 0
         @exclusivity(unchecked) var pending = false
         /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
@@ -64,61 +74,43 @@ public final class Dispatcher {
         init(token: DispatchToken, target: any DispatchTarget, dispatcher: Dispatcher) {
             self.token = token
             self.target = target
-            lane = (target as? any StoreLaneProviding)?.lane ?? StoreLane(target: target, dispatcher: dispatcher)
+            transaction = target as? any TransactionalTarget ?? StatelessTransaction(target)
+            object = Unmanaged.passUnretained(target)
+            lane = (target as? any StoreLaneProviding)?.lane ?? StoreLane(target: transaction, dispatcher: dispatcher)
         }
-    }
-
-    // A class: the hot path only asks whether a group is open, and an optional reference answers that
-    // without copying the group.
-    private final class OpenGroup {
-        let id: Int
-        let label: String
-        var entry: HistoryEntry
-        /// How many actions the group has dispatched successfully: those a rollback takes back.
-        var performed = 0
-
-        init(id: Int, label: String) {
-            self.id = id
-            self.label = label
-            entry = HistoryEntry(label: label)
-        }
-    }
-
-    /// An action a subscriber dispatched, run once the current one is done; with the group it was
-    /// queued in, if a subscriber's `group` queued it.
-    private struct FollowUp {
-        let action: any Action
-        let group: OpenGroup?
     }
 
     // One thread, and no access spans a call out: the dynamic exclusivity checks are left out.
-    @exclusivity(unchecked) private var phase = Phase.idle
-    @exclusivity(unchecked) private var registrations: [Registration] = []
-    @exclusivity(unchecked) private var registrationsByID: [Int: Registration] = [:]
+    @exclusivity(unchecked) var phase = Phase.idle
+    @exclusivity(unchecked) var registrations: [Registration] = []
+    @exclusivity(unchecked) var registrationsByID: [Int: Registration] = [:]
     private var nextID = 1
     // Routes and `touched` hold registrations unretained: `registrations` keeps them alive, and one
     // unregistered during a dispatch is kept in `retired` until the dispatch ends.
-    private typealias Route = ContiguousArray<Unmanaged<Registration>>
+    typealias Route = ContiguousArray<Unmanaged<Registration>>
     @exclusivity(unchecked) private var routes: [String: Route] = [:]
     @exclusivity(unchecked) private var lastRouteName = ""
     @exclusivity(unchecked) private var lastRoute = Route()
-    @exclusivity(unchecked) private var retired: [Registration] = []
+    /// The one registration on `lastRoute`, when it holds one (most actions have one store): the
+    /// dispatch then reaches it without retaining and releasing the route.
+    @exclusivity(unchecked) private var lastRouteOnly: Unmanaged<Registration>?
+    @exclusivity(unchecked) var retired: [Registration] = []
 
-    @exclusivity(unchecked) private var generation = 0
+    @exclusivity(unchecked) var generation = 0
     /// The action being handled: it lives in `perform`'s frame, so it is not copied.
-    @exclusivity(unchecked) private var currentAction: UnsafePointer<any Action>?
+    @exclusivity(unchecked) var currentAction: UnsafePointer<any Action>?
     /// The registration whose handler runs now.
-    @exclusivity(unchecked) private unowned(unsafe) var running: Registration?
+    @exclusivity(unchecked) unowned(unsafe) var running: Registration?
     /// The registrations the current action touched: the first `touchedCount` of `touched`, whose
     /// slots are reused from action to action (emptying and refilling an array costs more).
-    @exclusivity(unchecked) private var touched = Route()
-    @exclusivity(unchecked) private var touchedCount = 0
-    @exclusivity(unchecked) private var followUps = Deque<FollowUp>()
+    @exclusivity(unchecked) var touched = Route()
+    @exclusivity(unchecked) var touchedCount = 0
+    @exclusivity(unchecked) var followUps = Deque<FollowUp>()
     /// The group a subscriber opened: the actions it queues run later as one group.
-    @exclusivity(unchecked) private var queueingGroup: OpenGroup?
-    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) var queueingGroup: OpenGroup?
+    @exclusivity(unchecked) var draining = false
     /// How many ``allOrNothing(_:)`` calls are running: nothing is settled (or saved) inside one.
-    @exclusivity(unchecked) private var allOrNothingDepth = 0
+    @exclusivity(unchecked) var allOrNothingDepth = 0
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
@@ -126,8 +118,8 @@ public final class Dispatcher {
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
     @exclusivity(unchecked) public var dropsFollowUps = false
-    @exclusivity(unchecked) private var openGroup: OpenGroup?
-    private var nextGroupID = 1
+    @exclusivity(unchecked) var openGroup: OpenGroup?
+    var nextGroupID = 1
 
     /// A dispatcher with no stores, keeping `historyLimit` undo steps.
     public init(historyLimit: Int = 100) {
@@ -172,6 +164,7 @@ public final class Dispatcher {
         routes.removeAll(keepingCapacity: true)
         lastRouteName = ""
         lastRoute = []
+        lastRouteOnly = nil
     }
 
     /// The registered stores, in registration order.
@@ -232,13 +225,13 @@ public final class Dispatcher {
                 throw DispatcherError.unknownToken(token)
             }
             if registration.pending { throw DispatcherError.waitForCycle(stores: cycle(to: registration)) }
-            guard registration.handledGeneration != generation,
-                  registration.target.handles(action.pointee.name) else { continue }
-            try invoke(registration, action.pointee)
+            let name = action.pointee.name
+            guard registration.handledGeneration != generation, registration.target.handles(name) else { continue }
+            try invoke(registration, action.pointee, name)
         }
     }
 
-    private func perform(_ action: any Action) throws {
+    func perform(_ action: any Action) throws {
         phase = .handling
         generation &+= 1
         touchedCount = 0 // zero after every action already
@@ -251,10 +244,7 @@ public final class Dispatcher {
                 try handle(action.pointee, name)
             }
         } catch {
-            for index in (0 ..< touchedCount).reversed() {
-                touched[index]._withUnsafeGuaranteedRef { $0.target.rollback() }
-            }
-            touchedCount = 0
+            rollBackTouched()
             phase = .idle
             for hook in middleware { hook.didFail(action, error: error, in: self) }
             throw error
@@ -264,7 +254,7 @@ public final class Dispatcher {
         phase = .notifying
         for index in 0 ..< touchedCount {
             touched[index]._withUnsafeGuaranteedRef { registration in
-                registration.lane.publish(registration.target)
+                registration.object._withUnsafeGuaranteedRef { registration.lane.publish($0) }
             }
         }
         if !middleware.isEmpty {
@@ -289,55 +279,22 @@ public final class Dispatcher {
                 }
             }
         }
+        if name == lastRouteName, let only = lastRouteOnly {
+            // Unretained: a registration unregistered during the dispatch stays in `retired` until it ends.
+            try only._withUnsafeGuaranteedRef { registration in
+                if registration.handledGeneration != generation { try invoke(registration, action, name) }
+            }
+            return
+        }
         let route = self.route(name)
         for registration in route {
             try registration._withUnsafeGuaranteedRef { registration in
-                if registration.handledGeneration != generation { try invoke(registration, action) }
+                if registration.handledGeneration != generation { try invoke(registration, action, name) }
             }
         }
     }
 
-    /// Commits every target the action touched. Each changed target's state from before the action is
-    /// kept for undo, unless an open group already holds one from before its first action; `touched`
-    /// then keeps only the changed targets, in order, to publish them.
-    private func keepChanges(_ name: String) {
-        let group = openGroup
-        let recording = history.isRecording
-        // The step's states: the first inline, any others in an array (rarely needed, so never allocated).
-        var first: HistoryEntry.Change?
-        var rest: [HistoryEntry.Change]?
-        var cost = 0
-        var changed = 0
-        for index in 0 ..< touchedCount {
-            let registration = touched[index]
-            let kept = registration._withUnsafeGuaranteedRef { registration -> Bool in
-                // A group keeps states even with no undo history: it rolls back with them when it fails.
-                let keeping = (recording || group != nil) && group?.entry.contains(registration.target) != true
-                guard let kept = registration.lane.commit(registration.target, keeping) else { return false }
-                if let state = kept.state {
-                    if let group {
-                        group.entry.append(registration.target, state, cost: kept.cost)
-                    } else if first == nil {
-                        first = HistoryEntry.Change(target: registration.target, snapshot: state)
-                    } else {
-                        let change = HistoryEntry.Change(target: registration.target, snapshot: state)
-                        if rest == nil { rest = [change] } else { rest!.append(change) }
-                    }
-                    cost += kept.cost
-                }
-                return true
-            }
-            guard kept else { continue }
-            touched[changed] = registration
-            changed += 1
-        }
-        touchedCount = changed
-        group?.performed += 1
-        guard let first else { return }
-        if let note = history.record(label: name, cost: cost, first: first, rest: rest) { onNote(note) }
-    }
-
-    private func invoke(_ registration: Registration, _ action: any Action) throws {
+    private func invoke(_ registration: Registration, _ action: any Action, _ name: String) throws {
         registration.pending = true
         registration.waitingOne = running
         running = registration
@@ -352,7 +309,7 @@ public final class Dispatcher {
         }
         touchedCount += 1
         do {
-            try registration.lane.handle(registration.target, action)
+            try registration.object._withUnsafeGuaranteedRef { try registration.lane.handle($0, action, name) }
         } catch let error as DispatcherError {
             if case .storeFailed = error { throw error }
             throw DispatcherError.storeFailed(store: registration.target.name, action: action.name, underlying: error)
@@ -374,7 +331,7 @@ public final class Dispatcher {
         return [registration.target.name] + names.dropFirst().reversed() + [registration.target.name]
     }
 
-    private func route(_ name: String) -> Route {
+    func route(_ name: String) -> Route {
         // Most dispatch loops repeat one action; comparing names is cheaper than hashing one.
         if name == lastRouteName { return lastRoute }
         let route: Route
@@ -387,189 +344,7 @@ public final class Dispatcher {
         }
         lastRouteName = name
         lastRoute = route
+        lastRouteOnly = route.count == 1 ? route[0] : nil
         return route
-    }
-
-    private func drainFollowUps() {
-        guard !draining else { return }
-        draining = true
-        isFollowUp = true
-        defer {
-            draining = false
-            isFollowUp = false
-        }
-        var performed = 0
-        while let next = followUps.popFirst() {
-            performed += 1
-            guard performed <= followUpLimit else {
-                followUps.removeAll()
-                onFollowUpError(next.action, DispatcherError.followUpsDidNotSettle(action: next.action.name, limit: followUpLimit))
-                return
-            }
-            do {
-                if let queued = next.group {
-                    // The actions a subscriber queued inside `flux.group`: one group, all or nothing.
-                    var batch = [next.action]
-                    while let first = followUps.first, first.group === queued { batch.append(followUps.removeFirst().action) }
-                    try group(queued.label) { for action in batch { try perform(action) } }
-                } else {
-                    try perform(next.action)
-                }
-            } catch {
-                onFollowUpError(next.action, error)
-            }
-        }
-    }
-
-    // MARK: Undo
-
-    /// Runs `body` so that every action it dispatches undoes as one step labelled `label`, all or nothing.
-    ///
-    /// Groups nest: an inner group joins the outer one. If `body` throws, every action it dispatched is
-    /// rolled back (subscribers hear the restored states) and no undo step remains; the error is rethrown.
-    public func group<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
-        if phase == .notifying, openGroup == nil, queueingGroup == nil {
-            // A subscriber's group: its actions are queued now and run later, together.
-            let queued = OpenGroup(id: nextGroupID, label: label)
-            nextGroupID += 1
-            queueingGroup = queued
-            defer { queueingGroup = nil }
-            do {
-                return try body()
-            } catch {
-                followUps.removeAll { $0.group === queued }
-                throw error
-            }
-        }
-        if let outer = openGroup {
-            // Joining the outer group: the inner one gathers the states from before its own actions, so
-            // that it can roll back alone, and hands them on to the outer one.
-            let before = outer.entry, performed = outer.performed
-            outer.entry = HistoryEntry(label: outer.label)
-            do {
-                let result = try body()
-                let inner = outer.entry
-                outer.entry = before
-                outer.entry.merge(inner)
-                return result
-            } catch {
-                let inner = outer.entry
-                outer.entry = before
-                restore(inner.changes, actions: outer.performed - performed, label: label)
-                outer.performed = performed
-                throw error
-            }
-        }
-        let group = OpenGroup(id: nextGroupID, label: label)
-        openGroup = group
-        nextGroupID += 1
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            openGroup = nil
-            restore(group.entry.changes, actions: group.performed, label: label)
-            throw error
-        }
-        openGroup = nil
-        if !group.entry.isEmpty, let note = history.record(group.entry) { onNote(note) }
-        for hook in middleware { hook.didEndGroup(label, in: self) }
-        return result
-    }
-
-    /// Puts each target back to its state and publishes it: a group's `actions` (or all-or-nothing work)
-    /// undone without an undo step.
-    private func restore(_ states: [(target: any DispatchTarget, snapshot: Any)], actions: Int, label: String) {
-        for (target, state) in states.reversed() { target.restore(state) }
-        let outer = phase
-        phase = .notifying
-        for (target, _) in states { target.publish() }
-        if actions > 0 {
-            for hook in middleware { hook.didRollBack(actions, group: label, in: self) }
-            commitObserver?.didRollBack(actions, in: self)
-        }
-        phase = outer
-    }
-
-    /// Runs `body`, which may dispatch, undo and redo, all or nothing: when it throws, every store goes
-    /// back to its state from before (and is published), the undo history too; the error is rethrown.
-    ///
-    /// For long work a user may stop half-way, such as replaying a log. Outside a dispatch or group only.
-    public func allOrNothing<T>(_ body: () throws -> T) throws -> T {
-        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
-        let targets = registrations.map(\.target)
-        let states = targets.map { $0.snapshot() }
-        let steps = history.steps
-        allOrNothingDepth += 1
-        for hook in middleware { hook.willRunAllOrNothing(in: self) }
-        commitObserver?.willRunAllOrNothing(in: self)
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            restore(zip(targets, states).map { ($0, $1) }, actions: 0, label: "")
-            history.replaceSteps(undo: steps.undo, redo: steps.redo)
-            endAllOrNothing(kept: false)
-            throw error
-        }
-        endAllOrNothing(kept: true)
-        return result
-    }
-
-    /// Tells the observers how the work of ``allOrNothing(_:)`` ended.
-    private func endAllOrNothing(kept: Bool) {
-        allOrNothingDepth -= 1
-        for hook in middleware { hook.didRunAllOrNothing(kept: kept, in: self) }
-        commitObserver?.didRunAllOrNothing(kept: kept, in: self)
-    }
-
-    /// Reverts the last step: every store it touched returns to its state before, and is published.
-    ///
-    /// - Returns: false when there was nothing to undo.
-    @discardableResult
-    public func undo() throws -> Bool {
-        try travel(.undo)
-    }
-
-    /// Re-applies the last undone step.
-    ///
-    /// - Returns: false when there was nothing to redo.
-    @discardableResult
-    public func redo() throws -> Bool {
-        try travel(.redo)
-    }
-
-    /// Puts each target in `states` to its state, as one undo step labelled `label` (a travel to a point
-    /// of a session's journal, or its line replayed): the targets are published, then middleware and
-    /// the commit observer hear it.
-    public func setStates(_ states: [(target: any DispatchTarget, state: Any)], label: String) throws {
-        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
-        let entry = HistoryEntry(label: label, changes: states.map { ($0.target, $0.target.snapshot()) })
-        for (target, state) in states { target.restore(state) }
-        if history.isRecording, !entry.isEmpty, let note = history.record(entry) { onNote(note) }
-
-        phase = .notifying
-        for (target, _) in states { target.publish() }
-        for hook in middleware { hook.didSetStates(states, label: label, in: self) }
-        commitObserver?.didSetStates(states, label: label, in: self)
-        phase = .idle
-        if !followUps.isEmpty { drainFollowUps() }
-    }
-
-    private func travel(_ step: HistoryStep) throws -> Bool {
-        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
-        guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }
-        let reverse = entry.swapped()
-        var note: String?
-        if step == .undo { history.pushRedo(reverse) } else { note = history.pushUndo(reverse) }
-        if let note { onNote(note) }
-
-        phase = .notifying
-        entry.forEachTarget { $0.publish() }
-        for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
-        commitObserver?.didTravel(step, in: self)
-        phase = .idle
-        if !followUps.isEmpty { drainFollowUps() }
-        return true
     }
 }

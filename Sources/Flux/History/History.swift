@@ -14,7 +14,7 @@ public final class History {
         }
     }
 
-    /// The most bytes the undo steps may keep, as their targets count them (``DispatchTarget/cost(of:)``);
+    /// The most bytes the undo steps may keep, as their stores count them;
     /// past it the oldest steps are dropped, so a large state never fills memory with copies of itself.
     /// The first time, a note says so.
     @exclusivity(unchecked) public var memoryLimit: Int {
@@ -96,15 +96,16 @@ public final class History {
     /// ``memoryLimit``.
     func record(_ entry: HistoryEntry) -> String? {
         guard let first = entry.first else { return nil }
-        return record(label: entry.label, cost: entry.cost, first: first, rest: entry.rest)
+        return record(label: entry.label, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest)
     }
 
-    /// Adds a step that changed `first` and the states in `rest` (usually none: nil).
-    func record(label: String, cost: Int, first: HistoryEntry.Change, rest: [HistoryEntry.Change]?) -> String? {
+    /// Adds a step that changed `target` from the state in `kept`, and the states in `rest` (usually
+    /// none: nil).
+    func record(label: String, cost: Int, target: any TransactionalTarget, kept: KeptState, rest: [HistoryEntry.Change]?) -> String? {
         guard isRecording else { return nil }
         if undoStack.isFull { self.cost -= undoStack.oldestCost }
         self.cost += cost
-        undoStack.append(label: label, number: nextNumber(), cost: cost, first: first, rest: rest)
+        undoStack.append(label: label, number: nextNumber(), cost: cost, target: target, kept: kept, rest: rest)
         if !redoStack.isEmpty { redoStack.removeAll() }
         version &+= 1
         return self.cost > memoryLimit ? trimToMemoryLimit() : nil

@@ -1,18 +1,29 @@
 /// The undo steps, oldest first, in a ring of fixed capacity: once full, a new step takes the oldest
 /// one's slot, so recording a step neither allocates nor moves the others.
 ///
-/// A step's parts are kept in parallel arrays rather than as ``HistoryEntry`` values: recording writes
-/// each part in place, where moving whole entries in and out of optional slots copies them. A class,
-/// so reading the oldest step does not copy (and retain) the arrays.
+/// A step's parts are written into its slot in place, through the array's buffer: one uniqueness check
+/// per step instead of one per part, and no whole ``HistoryEntry`` moved in and out of an optional
+/// slot. A class, so reading the oldest step does not copy (and retain) the array.
 final class HistoryRing {
+    private struct Slot {
+        var label = ""
+        var number = 0
+        var cost = 0
+        var first: HistoryEntry.Change?
+        var rest: [HistoryEntry.Change] = []
+    }
+
     // One thread; no access spans a call out.
-    @exclusivity(unchecked) private var labels: ContiguousArray<String> = []
-    @exclusivity(unchecked) private var numbers: ContiguousArray<Int> = []
-    @exclusivity(unchecked) private var costs: ContiguousArray<Int> = []
-    @exclusivity(unchecked) private var firsts: ContiguousArray<HistoryEntry.Change?> = []
-    @exclusivity(unchecked) private var rests: ContiguousArray<[HistoryEntry.Change]> = []
+    @exclusivity(unchecked) private var slots: ContiguousArray<Slot> = []
     @exclusivity(unchecked) private var head = 0 // the oldest step's slot
     @exclusivity(unchecked) private(set) var count = 0
+    /// The box of the first state of the step the ring dropped last, for the next step to fill again:
+    /// with the ring full, recording a step then allocates nothing. Only a small state's box is kept,
+    /// so a spare never holds much memory the history does not count.
+    @exclusivity(unchecked) var spare: KeptState?
+
+    /// The most a dropped state may cost for its box to be kept as the spare.
+    static let spareCostLimit = 64 << 10
 
     /// The most steps kept.
     @exclusivity(unchecked) var capacity: Int {
@@ -27,37 +38,48 @@ final class HistoryRing {
     var isFull: Bool { count == capacity }
 
     /// What the oldest step's kept states cost.
-    var oldestCost: Int { count > 0 ? costs[head] : 0 }
+    var oldestCost: Int { count > 0 ? slots[head].cost : 0 }
 
-    /// Adds a step as the newest; when full, it takes the oldest one's place. `rest` holds the states
-    /// after `first`, usually none (nil).
-    func append(label: String, number: Int, cost: Int, first: HistoryEntry.Change, rest: [HistoryEntry.Change]?) {
+    /// Adds a step as the newest; when full, it takes the oldest one's place. Its first state is
+    /// `target`'s in `kept`; `rest` holds the others, usually none (nil).
+    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: KeptState, rest: [HistoryEntry.Change]?) {
         guard capacity > 0 else { return }
         let index: Int
+        let dropping: Bool
         if count < capacity {
-            if labels.count < capacity { // grows up to capacity, then never again
-                labels.append("")
-                numbers.append(0)
-                costs.append(0)
-                firsts.append(nil)
-                rests.append([])
-            }
+            if slots.count < capacity { slots.append(Slot()) } // grows up to capacity, then never again
             index = slot(count)
             count += 1
+            dropping = false
         } else {
             index = head
             head = slot(1)
+            dropping = true
         }
-        labels[index] = label
-        numbers[index] = number
-        costs[index] = cost
-        firsts[index] = first
-        if let rest { rests[index] = rest } else if !rests[index].isEmpty { rests[index] = [] }
+        slots.withUnsafeMutableBufferPointer { slots in
+            let slot = slots.baseAddress.unsafelyUnwrapped + index
+            let keepsSpare = dropping && slot.pointee.cost <= Self.spareCostLimit
+            // A dispatch loop repeats one action on one store: what a slot already holds is not
+            // written again, which would retain the new value and release the old one.
+            if slot.pointee.label != label { slot.pointee.label = label }
+            slot.pointee.number = number
+            slot.pointee.cost = cost
+            if slot.pointee.first?.target === target {
+                // The new box swapped in, the dropped one moved on to the spare slot.
+                var box = kept
+                swap(&slot.pointee.first!.kept, &box)
+                if keepsSpare { spare = box }
+            } else {
+                if keepsSpare { spare = slot.pointee.first?.kept }
+                slot.pointee.first = HistoryEntry.Change(target: target, kept: kept)
+            }
+            if let rest { slot.pointee.rest = rest } else if !slot.pointee.rest.isEmpty { slot.pointee.rest = [] }
+        }
     }
 
     func append(_ entry: HistoryEntry) {
         guard let first = entry.first else { return }
-        append(label: entry.label, number: entry.number, cost: entry.cost, first: first, rest: entry.rest)
+        append(label: entry.label, number: entry.number, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest)
     }
 
     /// Removes and returns the newest step.
@@ -77,11 +99,8 @@ final class HistoryRing {
     }
 
     func removeAll() {
-        labels.removeAll()
-        numbers.removeAll()
-        costs.removeAll()
-        firsts.removeAll()
-        rests.removeAll()
+        spare = nil
+        slots.removeAll()
         head = 0
         count = 0
     }
@@ -92,23 +111,20 @@ final class HistoryRing {
     }
 
     private func entry(_ index: Int) -> HistoryEntry {
-        HistoryEntry(label: labels[index], number: numbers[index], cost: costs[index], first: firsts[index], rest: rests[index])
+        let slot = slots[index]
+        return HistoryEntry(label: slot.label, number: slot.number, cost: slot.cost, first: slot.first, rest: slot.rest)
     }
 
     /// The step in slot `index`, whose slot is then emptied.
     private func take(_ index: Int) -> HistoryEntry {
         let taken = entry(index)
-        labels[index] = ""
-        numbers[index] = 0
-        costs[index] = 0
-        firsts[index] = nil
-        rests[index] = []
+        slots[index] = Slot()
         return taken
     }
 
     private func slot(_ offset: Int) -> Int {
         let index = head + offset
-        return index < labels.count ? index : index - labels.count
+        return index < slots.count ? index : index - slots.count
     }
 
     /// Keeps the newest `capacity` steps, in order, in a ring of the new size.

@@ -1,8 +1,8 @@
 /// A store the shell's devtools can look into: its undo snapshots as data (to show what a past step
 /// changed) and the stores it waits for (to draw how stores depend on each other).
 public protocol InspectableStore: StoreProtocol {
-    /// A state taken by ``DispatchTarget/snapshot()`` or ``DispatchTarget/commit()`` as an encodable
-    /// value, or nil when it is not one of this store's states.
+    /// A state the undo history keeps for this store as an encodable value, or nil when it is not one
+    /// of this store's states.
     func encodable(snapshot: Any) -> (any Encodable)?
     /// The names of the stores this store declares it waits for (empty when it decides in code).
     var waitsFor: [String] { get }

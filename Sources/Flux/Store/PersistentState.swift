@@ -5,21 +5,21 @@ import Foundation
 ///
 /// ``Store`` conforms when its `State` is also `Decodable` (as JSON); a scripting layer conforms its
 /// stores with an encoding that keeps what JSON would lose.
-public protocol PersistentState: DispatchTarget {
+package protocol PersistentState: TransactionalTarget {
     /// The name of the encoding, saved with the text: text in another encoding is not read as this one.
     var stateFormat: String { get }
-    /// A state taken by ``DispatchTarget/snapshot()`` or ``DispatchTarget/commit()``, as text.
+    /// A state taken by ``TransactionalTarget/snapshot()`` or ``TransactionalTarget/commit()``, as text.
     func encodeState(_ snapshot: Any) throws -> String
-    /// A state written by ``encodeState(_:)``, to give to ``DispatchTarget/restore(_:)``.
+    /// A state written by ``encodeState(_:)``, to give to ``TransactionalTarget/restore(_:)``.
     ///
     /// - Throws: when the text does not decode (the state's shape changed since it was written).
     func decodeState(_ text: String) throws -> Any
 }
 
 extension Store: PersistentState where State: Decodable {
-    public var stateFormat: String { "json" }
+    package var stateFormat: String { "json" }
 
-    public func encodeState(_ snapshot: Any) throws -> String {
+    package func encodeState(_ snapshot: Any) throws -> String {
         guard let state = snapshot as? State else {
             throw EncodingError.invalidValue(snapshot, .init(codingPath: [], debugDescription: "not a state of store '\(name)'"))
         }
@@ -28,7 +28,7 @@ extension Store: PersistentState where State: Decodable {
         return String(decoding: try encoder.encode(state), as: UTF8.self)
     }
 
-    public func decodeState(_ text: String) throws -> Any {
+    package func decodeState(_ text: String) throws -> Any {
         try JSONDecoder().decode(State.self, from: Data(text.utf8))
     }
 }

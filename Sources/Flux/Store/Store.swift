@@ -75,8 +75,8 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         self.checkpoint = state
         self.dispatcher = dispatcher
         self.operations = StoreLane(
-            handle: { try Self.store($0).beginAndApply($1) },
-            commit: { Self.store($0).keepCheckpoint($1) },
+            handle: { try Self.store($0).beginAndApply($1, named: $2) },
+            commit: { Self.store($0).keepCheckpoint($1, reusing: &$2) },
             publish: { Self.store($0).send() }
         )
         self.registration = dispatcher.register(self)
@@ -93,10 +93,10 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         // `==` called directly, not through a closure taking two states: that would copy both; and on
         // the stored states in place, since reading them as values copies them too.
         self.operations = StoreLane(
-            handle: { try Self.store($0).beginAndApply($1) },
-            commit: { object, recording in
+            handle: { try Self.store($0).beginAndApply($1, named: $2) },
+            commit: { object, recording, spare in
                 let store = Self.store(object)
-                return store.currentEquals(&store.checkpoint) ? nil : store.keepCheckpoint(recording)
+                return store.currentEquals(&store.checkpoint) ? nil : store.keepCheckpoint(recording, reusing: &spare)
             },
             publish: { object in
                 let store = Self.store(object)
@@ -121,12 +121,21 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         }
     }
 
-    /// The state from ``begin()`` with its cost, to keep for undo, when `keeping`.
+    /// The state from `begin()` with its cost, to keep for undo, when `keeping`: in the box in
+    /// `spare` when that can be reused (taken from it), else in a new one.
     @inlinable
-    final func keepCheckpoint(_ keeping: Bool) -> StoreLane.Kept {
+    final func keepCheckpoint(_ keeping: Bool, reusing spare: inout KeptState?) -> StoreLane.Kept {
         guard keeping else { return (nil, 0) }
         // Read in place: passing the stored state as an argument would copy it.
-        return (checkpoint, withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) })
+        let cost = withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) }
+        if let box = reusable(&spare, as: KeptValue<State>.self) {
+            // Swapped, not copied: the checkpoint is not read again before the next action's
+            // `beginAndApply` replaces it, and a swap costs no retain and release. (The old state it
+            // holds until then is small: only a small state's box is reused.)
+            swap(&box.state, &checkpoint)
+            return (box, cost)
+        }
+        return (KeptValue(checkpoint), cost)
     }
 
     /// What keeping `state` as an undo step costs, in bytes: the history drops its oldest steps when
@@ -168,6 +177,25 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         dispatcher.routesChanged()
     }
 
+    /// Changes the state for one action with the dispatch's context, to ``DispatchContext/waitFor(_:)``
+    /// other stores first, or throws to refuse it.
+    public typealias ContextHandler<A> = (inout State, A, DispatchContext) throws -> Void
+
+    /// `on` for a handler that needs other stores to handle the action first: it reaches them through
+    /// the context, so it need not capture (and keep alive) the dispatcher, which owns the store.
+    ///
+    /// ```swift
+    /// on(Checkout.self) { state, action, context in
+    ///     try context.waitFor([cart.token])
+    ///     state.total = cart.state.total
+    /// }
+    /// ```
+    @inlinable
+    public final func on<A: Action>(_ type: A.Type, _ handler: @escaping ContextHandler<A>) {
+        let context = DispatchContext(dispatcher: dispatcher)
+        on(type) { state, action in try handler(&state, action, context) }
+    }
+
     /// Sees every action dispatched, after any handler for its type: for stores derived from others,
     /// which call ``Dispatcher/waitFor(_:)`` and recompute.
     public final func onEveryAction(_ handler: @escaping Handler<any Action>) {
@@ -175,25 +203,21 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         dispatcher.routesChanged()
     }
 
-    /// Changes the state for any action, with the dispatch's context to ``DispatchContext/waitFor(_:)``
-    /// other stores first.
-    public typealias ContextHandler = (inout State, any Action, DispatchContext) throws -> Void
-
     /// `onEveryAction` for a derived store: `handler` reaches the stores it waits for through the
     /// context, so it need not capture (and keep alive) the dispatcher.
-    public final func onEveryAction(_ handler: @escaping ContextHandler) {
+    public final func onEveryAction(_ handler: @escaping ContextHandler<any Action>) {
         let context = DispatchContext(dispatcher: dispatcher)
         let plain: Handler<any Action> = { state, action in try handler(&state, action, context) }
         onEveryAction(plain)
     }
 
-    /// ``begin()`` and ``apply(_:)`` with one copy of the state: the state now becomes the checkpoint
+    /// `begin()` and ``apply(_:)`` with one copy of the state: the state now becomes the checkpoint
     /// (moved, not copied) only once the handlers have made the next one.
     @inlinable
-    final func beginAndApply(_ action: any Action) throws {
+    final func beginAndApply(_ action: any Action, named name: String) throws {
         var next = current
         do {
-            if let handler = handler(for: action.name) { try handler(&next, action) }
+            if let handler = handler(for: name) { try handler(&next, action) }
             if let everyAction { try everyAction(&next, action) }
         } catch {
             checkpoint = current
@@ -253,14 +277,14 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         published = current
         // Iterate a copy: an observer may subscribe or cancel while we notify. The copy keeps every
         // observer alive, so each is called through an unretained reference: no retain and release
-        // per observer and change. The state is passed in place: nothing changes it while observers
-        // run (a dispatch from one is queued, undo is refused), and a copy would cost a retain.
+        // per observer and change. The state is copied once, into a constant every observer borrows:
+        // read from the stored property (or through a pointer) it would be copied, and retained, per
+        // observer.
         let list = observers
-        withUnsafeMutablePointer(to: &published) { state in
-            for index in list.indices {
-                Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
-                    if observer.isActive { observer.send(state.pointee) }
-                }
+        let state = published
+        for index in list.indices {
+            Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
+                if observer.isActive { observer.send(state) }
             }
         }
     }
@@ -283,21 +307,27 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         try apply(action)
     }
 
-    public final func begin() { checkpoint = current }
-    public final func rollback() { current = checkpoint }
-    public final func commit() -> Any? { operations.commit(self, true)?.state }
-    public final func snapshot() -> Any { current }
+    public final func publish() {
+        operations.publish(self)
+    }
+}
 
-    public final func restore(_ snapshot: Any) {
+// The transaction witness: plumbing for the dispatcher, the history and sessions, not for apps.
+extension Store: TransactionalTarget {
+    package final func begin() { checkpoint = current }
+    package final func rollback() { current = checkpoint }
+    package final func commit() -> Any? {
+        var spare: KeptState?
+        return operations.commit(self, true, &spare)?.state?.value
+    }
+    package final func snapshot() -> Any { current }
+
+    package final func restore(_ snapshot: Any) {
         if let snapshot = snapshot as? State { current = snapshot }
     }
 
-    public final func cost(of snapshot: Any) -> Int {
+    package final func cost(of snapshot: Any) -> Int {
         (snapshot as? State).map(undoCost(of:)) ?? 0
-    }
-
-    public final func publish() {
-        operations.publish(self)
     }
 }
 
@@ -309,7 +339,9 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
 func unwrapAction<A: Action>(_ action: any Action, as type: A.Type) -> A? {
     func read<T: Action>(_ value: T) -> A? {
         guard T.self == A.self else { return nil }
-        return withUnsafePointer(to: value) { UnsafeRawPointer($0).assumingMemoryBound(to: A.self).pointee }
+        // The same type, so a bit cast is a plain copy (cheaper than reading it through a pointer,
+        // which costs a closure).
+        return unsafeBitCast(value, to: A.self)
     }
     return read(action)
 }

@@ -1,22 +1,24 @@
 /// A store's operations for the dispatcher, as closures made where the store's `State` is known:
-/// they run code specialised for it, not generic code behind the ``DispatchTarget`` witnesses, and the
+/// they run code specialised for it, not generic code behind the ``TransactionalTarget`` witnesses, and the
 /// dispatcher calls them without going through those witnesses. Each takes the target it acts on, so a
 /// store's closures capture nothing.
 @usableFromInline struct StoreLane {
-    /// What a commit keeps for undo: the state from ``DispatchTarget/begin()`` (nil when not asked to
-    /// keep it) and what keeping it costs in bytes.
-    @usableFromInline typealias Kept = (state: Any?, cost: Int)
+    /// What a commit keeps for undo: the state from ``TransactionalTarget/begin()`` (nil when not asked to
+    /// keep it), boxed, and what keeping it costs in bytes.
+    @usableFromInline typealias Kept = (state: KeptState?, cost: Int)
 
-    /// Remembers the state now, then applies the action (``DispatchTarget/begin()`` and
-    /// ``DispatchTarget/handle(_:in:)`` in one call).
-    @usableFromInline let handle: (AnyObject, any Action) throws -> Void
-    /// ``DispatchTarget/commit()``: nil when the state is unchanged; otherwise, when the flag asks for
-    /// it, the state from before with its ``DispatchTarget/cost(of:)``.
-    @usableFromInline let commit: (AnyObject, Bool) -> Kept?
+    /// Remembers the state now, then applies the action (``TransactionalTarget/begin()`` and
+    /// ``DispatchTarget/handle(_:in:)`` in one call). With the action's name, which the dispatcher
+    /// already read: asking the action again is a witness call.
+    @usableFromInline let handle: (AnyObject, any Action, String) throws -> Void
+    /// ``TransactionalTarget/commit()``: nil when the state is unchanged; otherwise, when the flag asks for
+    /// it, the state from before with its ``TransactionalTarget/cost(of:)``, in the box in the spare
+    /// slot (taken from it) when that box can be reused.
+    @usableFromInline let commit: (AnyObject, Bool, inout KeptState?) -> Kept?
     /// ``DispatchTarget/publish()``.
     @usableFromInline let publish: (AnyObject) -> Void
 
-    @inlinable init(handle: @escaping (AnyObject, any Action) throws -> Void, commit: @escaping (AnyObject, Bool) -> Kept?,
+    @inlinable init(handle: @escaping (AnyObject, any Action, String) throws -> Void, commit: @escaping (AnyObject, Bool, inout KeptState?) -> Kept?,
                     publish: @escaping (AnyObject) -> Void) {
         self.handle = handle
         self.commit = commit
@@ -27,15 +29,15 @@
 extension StoreLane {
     /// The lane of any other target: its witnesses, called through closures (which ignore the object
     /// they are given) so the dispatcher calls every target the same way.
-    init(target: any DispatchTarget, dispatcher: Dispatcher) {
+    init(target: any TransactionalTarget, dispatcher: Dispatcher) {
         self.init(
-            handle: { [unowned(unsafe) target, unowned(unsafe) dispatcher] _, action in
+            handle: { [unowned(unsafe) target, unowned(unsafe) dispatcher] _, action, _ in
                 target.begin()
                 try target.handle(action, in: dispatcher)
             },
-            commit: { [unowned(unsafe) target] _, keeping in
+            commit: { [unowned(unsafe) target] _, keeping, spare in
                 guard let before = target.commit() else { return nil }
-                return keeping ? (before, target.cost(of: before)) : (nil, 0)
+                return keeping ? (KeptAny.keeping(before, reusing: &spare), target.cost(of: before)) : (nil, 0)
             },
             publish: { [unowned(unsafe) target] _ in target.publish() }
         )

@@ -2,7 +2,7 @@ import CFluxLua
 
 extension LuaStack {
     /// About how many bytes the table `ref` holds that `shared` (another state, or nil) does not: what a
-    /// Lua store's undo step keeps alive (``Flux/DispatchTarget/cost(of:)``).
+    /// Lua store's undo step keeps alive (``Flux/TransactionalTarget/cost(of:)``).
     ///
     /// Each table counts its header and a slot per pair, as Lua 5.4 lays them out. A nested table that is
     /// the very table `shared` holds under the same key is not counted nor walked: a handler's draft copies

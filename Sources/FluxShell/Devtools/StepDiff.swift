@@ -14,9 +14,9 @@ enum StepDiff {
             let holding = { (entry: HistoryEntry) in entry.changes.first { $0.target === change.target }?.snapshot }
             let other: Any
             if index < done {
-                other = entries[(index + 1) ..< done].lazy.compactMap(holding).first ?? store.snapshot()
+                other = entries[(index + 1) ..< done].lazy.compactMap(holding).first ?? change.target.snapshot()
             } else {
-                other = entries[done ..< index].reversed().lazy.compactMap(holding).first ?? store.snapshot()
+                other = entries[done ..< index].reversed().lazy.compactMap(holding).first ?? change.target.snapshot()
             }
             guard let held = value(of: change.snapshot, in: store), let now = value(of: other, in: store) else { return nil }
             return index < done ? StateDiff(store: store.name, old: held, new: now)

@@ -31,7 +31,7 @@ extension FluxHost {
             lua.push(handling ? store.snapshot() as? LuaRef ?? store.publishedState : store.publishedState)
             try lua.pcall(arguments: 1, results: 1)
         } else {
-            let state = handling ? store.snapshot() as? any Encodable ?? store.encodableState : store.encodableState
+            let state = handling ? (store as? any TransactionalTarget)?.snapshot() as? any Encodable ?? store.encodableState : store.encodableState
             try LuaEncoder().push(state, to: lua)
         }
     }

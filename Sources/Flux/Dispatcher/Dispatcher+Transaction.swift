@@ -1,0 +1,105 @@
+/// A dispatch is a transaction: every target an action touched commits together, or, when one
+/// fails, rolls back together; ``Dispatcher/allOrNothing(_:)`` widens that to any work.
+extension Dispatcher {
+    /// Puts every target the failed action touched back to its state from before, latest first.
+    func rollBackTouched() {
+        for index in (0 ..< touchedCount).reversed() {
+            touched[index]._withUnsafeGuaranteedRef { $0.transaction.rollback() }
+        }
+        touchedCount = 0
+    }
+
+    /// Commits every target the action touched. Each changed target's state from before the action is
+    /// kept for undo, unless an open group already holds one from before its first action; `touched`
+    /// then keeps only the changed targets, in order, to publish them.
+    func keepChanges(_ name: String) {
+        let group = openGroup
+        let recording = history.isRecording
+        // The step's states: the first inline — its target read from its registration only when the
+        // step is recorded, so it is not retained to be held here — any others in an array (rarely
+        // needed, so never allocated).
+        var first: (registration: Unmanaged<Registration>, kept: KeptState)?
+        var rest: [HistoryEntry.Change]?
+        var cost = 0
+        var changed = 0
+        for index in 0 ..< touchedCount {
+            let registration = touched[index]
+            let kept = registration._withUnsafeGuaranteedRef { registration -> Bool in
+                // A group keeps states even with no undo history: it rolls back with them when it fails.
+                let keeping = (recording || group != nil) && group?.entry.contains(registration.transaction) != true
+                // The state goes in the box of the step the history dropped last, when it can.
+                guard let kept = registration.object._withUnsafeGuaranteedRef({
+                    registration.lane.commit($0, keeping, &history.undoStack.spare)
+                }) else { return false }
+                if let state = kept.state {
+                    if let group {
+                        group.entry.append(registration.transaction, state, cost: kept.cost)
+                    } else if first == nil {
+                        first = (Unmanaged.passUnretained(registration), state)
+                    } else {
+                        let change = HistoryEntry.Change(target: registration.transaction, kept: state)
+                        if rest == nil { rest = [change] } else { rest!.append(change) }
+                    }
+                    cost += kept.cost
+                }
+                return true
+            }
+            guard kept else { continue }
+            if changed != index { touched[changed] = registration }
+            changed += 1
+        }
+        touchedCount = changed
+        group?.performed += 1
+        guard let first else { return }
+        let note = first.registration._withUnsafeGuaranteedRef { registration in
+            history.record(label: name, cost: cost, target: registration.transaction, kept: first.kept, rest: rest)
+        }
+        if let note { onNote(note) }
+    }
+
+    /// Puts each target back to its state and publishes it: a group's `actions` (or all-or-nothing work)
+    /// undone without an undo step.
+    func restore(_ states: [(target: any TransactionalTarget, snapshot: Any)], actions: Int, label: String) {
+        for (target, state) in states.reversed() { target.restore(state) }
+        let outer = phase
+        phase = .notifying
+        for (target, _) in states { target.publish() }
+        if actions > 0 {
+            for hook in middleware { hook.didRollBack(actions, group: label, in: self) }
+            commitObserver?.didRollBack(actions, in: self)
+        }
+        phase = outer
+    }
+
+    /// Runs `body`, which may dispatch, undo and redo, all or nothing: when it throws, every store goes
+    /// back to its state from before (and is published), the undo history too; the error is rethrown.
+    ///
+    /// For long work a user may stop half-way, such as replaying a log. Outside a dispatch or group only.
+    public func allOrNothing<T>(_ body: () throws -> T) throws -> T {
+        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        let targets = registrations.map(\.transaction)
+        let states = targets.map { $0.snapshot() }
+        let steps = history.steps
+        allOrNothingDepth += 1
+        for hook in middleware { hook.willRunAllOrNothing(in: self) }
+        commitObserver?.willRunAllOrNothing(in: self)
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            restore(zip(targets, states).map { ($0, $1) }, actions: 0, label: "")
+            history.replaceSteps(undo: steps.undo, redo: steps.redo)
+            endAllOrNothing(kept: false)
+            throw error
+        }
+        endAllOrNothing(kept: true)
+        return result
+    }
+
+    /// Tells the observers how the work of ``allOrNothing(_:)`` ended.
+    private func endAllOrNothing(kept: Bool) {
+        allOrNothingDepth -= 1
+        for hook in middleware { hook.didRunAllOrNothing(kept: kept, in: self) }
+        commitObserver?.didRunAllOrNothing(kept: kept, in: self)
+    }
+}

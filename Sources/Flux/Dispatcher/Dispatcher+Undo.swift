@@ -1,0 +1,55 @@
+/// Undo and redo: travel through the ``History``, publishing every store a step puts back.
+extension Dispatcher {
+    /// Reverts the last step: every store it touched returns to its state before, and is published.
+    ///
+    /// - Returns: false when there was nothing to undo.
+    @discardableResult
+    public func undo() throws -> Bool {
+        try travel(.undo)
+    }
+
+    /// Re-applies the last undone step.
+    ///
+    /// - Returns: false when there was nothing to redo.
+    @discardableResult
+    public func redo() throws -> Bool {
+        try travel(.redo)
+    }
+
+    /// Puts each target in `states` to its state, as one undo step labelled `label` (a travel to a point
+    /// of a session's journal, or its line replayed): the targets are published, then middleware and
+    /// the commit observer hear it. A target that keeps no state of the dispatcher's is left as it is.
+    package func setStates(_ states: [(target: any DispatchTarget, state: Any)], label: String) throws {
+        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        let changes = states.compactMap { change in
+            (change.target as? any TransactionalTarget).map { (target: $0, state: change.state) }
+        }
+        let entry = HistoryEntry(label: label, changes: changes.map { ($0.target, $0.target.snapshot()) })
+        for (target, state) in changes { target.restore(state) }
+        if history.isRecording, !entry.isEmpty, let note = history.record(entry) { onNote(note) }
+
+        phase = .notifying
+        for (target, _) in changes { target.publish() }
+        for hook in middleware { hook.didSetStates(states, label: label, in: self) }
+        commitObserver?.didSetStates(states, label: label, in: self)
+        phase = .idle
+        if !followUps.isEmpty { drainFollowUps() }
+    }
+
+    private func travel(_ step: HistoryStep) throws -> Bool {
+        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }
+        let reverse = entry.swapped()
+        var note: String?
+        if step == .undo { history.pushRedo(reverse) } else { note = history.pushUndo(reverse) }
+        if let note { onNote(note) }
+
+        phase = .notifying
+        entry.forEachTarget { $0.publish() }
+        for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
+        commitObserver?.didTravel(step, in: self)
+        phase = .idle
+        if !followUps.isEmpty { drainFollowUps() }
+        return true
+    }
+}

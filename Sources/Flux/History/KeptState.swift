@@ -1,0 +1,49 @@
+/// A state an undo step keeps, in a box: the history moves and copies a reference to it, where a
+/// state held as `Any` is copied and destroyed through its type's value witnesses at every step.
+///
+/// The history reuses the box of the step it drops for the next step (``HistoryRing``), so a
+/// dispatch with the undo history full allocates nothing for it. A class, not a protocol: only a
+/// class reference can be checked for being the only one (`isKnownUniquelyReferenced`).
+@usableFromInline class KeptState {
+    /// The state, for whoever restores, encodes or shows it (never on the dispatch path); each kind
+    /// of box gives its own.
+    @usableFromInline var value: Any { () }
+
+    @usableFromInline init() {}
+}
+
+/// A store's state, typed: keeping it copies the state as itself.
+@usableFromInline final class KeptValue<State>: KeptState {
+    // One thread, and no access spans a call out: no dynamic exclusivity check (it would cost more
+    // than the copy it guards).
+    @usableFromInline @exclusivity(unchecked) var state: State
+
+    @inlinable init(_ state: State) { self.state = state }
+
+    @usableFromInline override var value: Any { state }
+}
+
+/// Any other target's state (a snapshot as `Any`).
+final class KeptAny: KeptState {
+    @exclusivity(unchecked) var snapshot: Any
+
+    init(_ snapshot: Any) { self.snapshot = snapshot }
+
+    override var value: Any { snapshot }
+
+    /// `snapshot` in the box in `spare` when it can be reused, else in a new box.
+    static func keeping(_ snapshot: Any, reusing spare: inout KeptState?) -> KeptAny {
+        guard let box = reusable(&spare, as: KeptAny.self) else { return KeptAny(snapshot) }
+        box.snapshot = snapshot
+        return box
+    }
+}
+
+/// The box in `spare`, taken out of it, when it is a `Box` that nothing else references (a saved
+/// copy of the history may still hold a dropped step): it can then be filled again in place.
+@inlinable
+func reusable<Box: KeptState>(_ spare: inout KeptState?, as: Box.Type) -> Box? {
+    guard isKnownUniquelyReferenced(&spare), type(of: spare.unsafelyUnwrapped) == Box.self else { return nil }
+    // Moved out, not copied and then cleared: no retain and release.
+    return unsafeDowncast(spare.take().unsafelyUnwrapped, to: Box.self)
+}
