@@ -12,7 +12,7 @@ extension Session {
         return dispatcher.stores.compactMap { store in
             if let state = done[store.name] { return state }
             guard let persistent = store as? any PersistentState,
-                  let text = try? persistent.encodeState(store.snapshot()) else { return nil }
+                  let text = try? persistent.encodeState(persistent.snapshot()) else { return nil }
             return EncodedState(store: store.name, format: persistent.stateFormat, state: text)
         }
     }

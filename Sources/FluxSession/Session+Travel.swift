@@ -95,9 +95,11 @@ extension Session {
             try dispatcher.allOrNothing { () throws -> Void in
                 // No undo or redo lies between a snapshot and the next (one is taken after each), so the
                 // replay needs no undo history.
-                for (target, state) in restored { target.restore(state) }
+                for (target, state) in restored { (target as? any TransactionalTarget)?.restore(state) }
                 try ActionReplayer(dispatcher: dispatcher, decode: decode).replay(entries)
-                reached = dispatcher.stores.map { ($0, $0.snapshot()) }
+                reached = dispatcher.stores.compactMap { store in
+                    (store as? any TransactionalTarget).map { (store, $0.snapshot()) }
+                }
                 throw Rewind()
             }
         } catch is Rewind {
@@ -110,7 +112,7 @@ extension Session {
         // The step and the journal's entry hold only the stores the travel changes.
         let changed = reached.filter { target, state in
             guard let store = target as? any PersistentState, let new = try? store.encodeState(state),
-                  let now = try? store.encodeState(target.snapshot()) else { return true }
+                  let now = try? store.encodeState(store.snapshot()) else { return true }
             return new != now
         }
         if !changed.isEmpty {
