@@ -417,9 +417,11 @@ static int flux_sameshape(lua_State *L, int a, int b, int depth) {
 
 /* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
  * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
- * the old one is the old one: nobody hears of it and no undo step is made. A failed handler leaves its
- * session current until the next call: its drafts can still be written (to copies of their own) but
- * never frozen into a state. */
+ * the old one is the old one: nobody hears of it and no undo step is made. The second result is the old
+ * state's undo cost beside the new one (flux_tablecost), measured here, while the walk is cheap for the
+ * host to ask for; 0 when the state is the old one. A failed handler leaves its session current until
+ * the next call: its drafts can still be written (to copies of their own) but never frozen into a
+ * state. */
 static int flux_invoke(lua_State *L) {
     lua_settop(L, 3);
     lua_createtable(L, 0, 2);                            /* sized for the state's draft and its record */
@@ -436,7 +438,11 @@ static int flux_invoke(lua_State *L) {
     }
     lua_pushboolean(L, 0);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
-    return 1;
+    if (lua_type(L, -1) == LUA_TTABLE && !lua_rawequal(L, 2, -1))
+        lua_pushinteger(L, (lua_Integer)flux_tablecost(L, 2, lua_gettop(L), FLUX_COST_BUDGET));
+    else
+        lua_pushinteger(L, 0);
+    return 2;
 }
 
 /* freeze(table): a state from a script (flux.store's initial state), the script keeping its own table. */
