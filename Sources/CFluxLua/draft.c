@@ -402,7 +402,7 @@ static void flux_freezetop(lua_State *L, int session) {
 
 /* Whether the frozen tables (or values) at a and b hold the same: tables compared key by key, what they
  * share compared once (a frozen state shares what an action did not change, so this is quick). */
-static int flux_sameshape(lua_State *L, int a, int b, int depth) {
+int flux_sameshape(lua_State *L, int a, int b, int depth) {
     a = lua_absindex(L, a);
     b = lua_absindex(L, b);
     if (lua_rawequal(L, a, b)) return 1;
@@ -434,11 +434,12 @@ static int flux_sameshape(lua_State *L, int a, int b, int depth) {
 /* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
  * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
  * the old one is the old one: nobody hears of it and no undo step is made. The second result is the old
- * state's undo cost beside the new one (flux_tablecost), measured here, while the walk is cheap for the
- * host to ask for; 0 when the state is the old one. A failed handler leaves its session current until
+ * state's undo cost beside the new one (flux_tablecost), counted in the same walk of its top table as the
+ * comparison (flux_samestate); 0 when the state is the old one. A failed handler leaves its session current until
  * the next call: its drafts can still be written (to copies of their own) but never frozen into a
  * state. */
 static int flux_invoke(lua_State *L) {
+    long long bytes = 0;
     lua_settop(L, 3);
     lua_createtable(L, R_FROZEN, 2);                     /* the state's draft's record, the draft and it */
     lua_pushvalue(L, -1);
@@ -451,14 +452,14 @@ static int flux_invoke(lua_State *L) {
     if (lua_isnil(L, 6)) lua_pop(L, 1);                  /* nothing returned: the draft as changed */
     if (lua_type(L, -1) == LUA_TTABLE) {
         flux_freezetop(L, 4);
-        if (flux_sameshape(L, 2, -1, 1)) lua_pushvalue(L, 2);
+        if (lua_rawequal(L, 2, -1) || flux_samestate(L, 2, -1, &bytes)) {
+            lua_pushvalue(L, 2);                         /* untouched, or made equal: the old state */
+            bytes = 0;
+        }
     }
     lua_pushboolean(L, 0);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
-    if (lua_type(L, -1) == LUA_TTABLE && !lua_rawequal(L, 2, -1))
-        lua_pushinteger(L, (lua_Integer)flux_tablecost(L, 2, lua_gettop(L), FLUX_COST_BUDGET));
-    else
-        lua_pushinteger(L, 0);
+    lua_pushinteger(L, (lua_Integer)bytes);
     return 2;
 }
 
