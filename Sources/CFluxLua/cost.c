@@ -59,17 +59,7 @@ int flux_samestate(lua_State *L, int old, int now, long long *bytes) {
         if (same && (lua_isnil(L, -1) || !flux_sameshape(L, -2, -1, 2))) same = 0;
         lua_pop(L, 2);
     }
-    if (!same) return 0;
-    lua_pushnil(L);
-    while (lua_next(L, now)) {                           /* [.., key, vb]: a key only the new state has */
-        lua_pushvalue(L, -2);
-        if (lua_rawget(L, old) == LUA_TNIL) {
-            lua_pop(L, 3);
-            return 0;
-        }
-        lua_pop(L, 2);
-    }
-    return 1;
+    return same && flux_keysin(L, now, old);             /* no key only the new state has */
 }
 
 long long flux_tablecost(lua_State *L, int t, int shared, long long budget) {

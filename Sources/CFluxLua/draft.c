@@ -400,6 +400,20 @@ static void flux_freezetop(lua_State *L, int session) {
     lua_remove(L, -2);
 }
 
+/* Whether every key of the table at absolute index b is a key of the table at absolute index a. */
+int flux_keysin(lua_State *L, int b, int a) {
+    lua_pushnil(L);
+    while (lua_next(L, b)) {                             /* [.., key, vb] */
+        lua_pushvalue(L, -2);
+        if (lua_rawget(L, a) == LUA_TNIL) {
+            lua_pop(L, 3);
+            return 0;
+        }
+        lua_pop(L, 2);
+    }
+    return 1;
+}
+
 /* Whether the frozen tables (or values) at a and b hold the same: tables compared key by key, what they
  * share compared once (a frozen state shares what an action did not change, so this is quick). */
 int flux_sameshape(lua_State *L, int a, int b, int depth) {
@@ -419,16 +433,7 @@ int flux_sameshape(lua_State *L, int a, int b, int depth) {
         }
         lua_pop(L, 2);
     }
-    lua_pushnil(L);
-    while (lua_next(L, b)) {                             /* [.., key, vb]: a key only b has */
-        lua_pushvalue(L, -2);
-        if (lua_rawget(L, a) == LUA_TNIL) {
-            lua_pop(L, 3);
-            return 0;
-        }
-        lua_pop(L, 2);
-    }
-    return 1;
+    return flux_keysin(L, b, a);                         /* no key only b has */
 }
 
 /* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
