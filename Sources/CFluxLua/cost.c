@@ -38,6 +38,30 @@ static long long flux_cost(lua_State *L, int t, int other, long long *pairs, int
     return bytes;
 }
 
+/* One walk of the old state's top table for both questions a handler's result asks: is it the same state,
+ * and if not, what does the old one cost beside it. The count is flux_tablecost's, to the pair. */
+int flux_samestate(lua_State *L, int old, int now, long long *bytes) {
+    long long pairs = FLUX_COST_BUDGET;
+    int same = 1;
+    old = lua_absindex(L, old);
+    now = lua_absindex(L, now);
+    *bytes = FLUX_TABLE_HEADER;
+    luaL_checkstack(L, 6, "state nested too deeply");
+    lua_pushnil(L);
+    while (lua_next(L, old)) {                           /* [.., key, va] */
+        lua_pushvalue(L, -2);
+        lua_rawget(L, now);                              /* [.., key, va, vb] */
+        if (pairs > 0) {
+            pairs--;
+            *bytes += FLUX_TABLE_SLOT;
+            if (lua_type(L, -2) == LUA_TTABLE) *bytes += flux_cost(L, lua_gettop(L) - 1, lua_gettop(L), &pairs, 1);
+        }
+        if (same && (lua_isnil(L, -1) || !flux_sameshape(L, -2, -1, 2))) same = 0;
+        lua_pop(L, 2);
+    }
+    return same && flux_keysin(L, now, old);             /* no key only the new state has */
+}
+
 long long flux_tablecost(lua_State *L, int t, int shared, long long budget) {
     long long pairs = budget;
     return flux_cost(L, lua_absindex(L, t), lua_absindex(L, shared), &pairs, 0);

@@ -13,9 +13,10 @@
  * a weak set of published tables, the mark costs the collector nothing.
  *
  * The handler running now has a session table: session[base] is the draft of a published table, and
- * session[draft] its record {base, copy, parent, key, draft, more}: the table it stands for, its own copy
- * once written to, where it was read from (more such places in `more`, for a table the state holds
- * twice). A draft of any other session is dead.
+ * session[draft] its record {base, copy, parent, key, draft, more, frozen}: the table it stands for, its
+ * own copy once written to, where it was read from (more such places in `more`, for a table the state
+ * holds twice), and what freezing made of it. The state's own draft has the session itself as its record
+ * (its slots are the session's array part): one table fewer a call. A draft of any other session is dead.
  */
 #include "internal.h"
 
@@ -26,8 +27,10 @@ static const char markskey = 0;   /* registry: marks[h] = the metatable of publi
 static const char heightkey = 0;  /* in a mark: its height */
 static const char metatablekey = 0; /* registry: the draft metatable, found without hashing its name */
 
-/* Record slots. */
-enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE };
+static const char memokey = 0;    /* in a session: what freezing made of the tables the script made */
+
+/* Record slots. R_FROZEN: what freezing made of the draft (its copy, or its base when untouched). */
+enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE, R_FROZEN };
 
 /* The height of the published table at idx; 0 for anything else. */
 static lua_Integer flux_height(lua_State *L, int idx) {
@@ -218,7 +221,8 @@ static void flux_pushdraft(lua_State *L, int t, int parent, int key) {
     lua_pushvalue(L, draft);
     lua_rawset(L, session);                              /* session[t] = draft */
     lua_pushvalue(L, draft);
-    lua_createtable(L, R_MORE, 0);                       /* [.., session, draft, draft, record] */
+    if (parent == 0) lua_pushvalue(L, session);          /* the state's draft: the session is its record */
+    else lua_createtable(L, R_FROZEN, 0);                /* [.., session, draft, draft, record] */
     lua_pushvalue(L, t);
     lua_rawseti(L, -2, R_BASE);
     if (parent != 0) {
@@ -297,8 +301,9 @@ static int flux_draft_pairs(lua_State *L) {
     return 3;
 }
 
-/* One freeze's state: the stack index of its table of results by source (done or under way). */
-typedef struct { int memo; } FluxFreeze;
+/* One freeze's state: the stack index of the session, whose records and memo remember what was frozen
+ * (done or under way). */
+typedef struct { int session; } FluxFreeze;
 
 /* [..] -> [.., frozen]. The published form of the value at `v`; returns its height (0 for a value that
  * is no table, or a table under way: a cycle). */
@@ -313,29 +318,41 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
     }
     if (depth > FLUX_COPY_MAX_DEPTH) luaL_error(L, "table nested deeper than %d levels", FLUX_COPY_MAX_DEPTH);
     lua_pushvalue(L, v);
-    if (lua_rawget(L, f->memo) != LUA_TNIL) return flux_height(L, -1);
-    lua_pop(L, 1);
-    if (flux_pushsession(L)) {                           /* [.., session] */
-        lua_pushvalue(L, v);
-        lua_rawget(L, -2);
-        lua_remove(L, -2);                               /* [.., record?] */
-    }
-    if (lua_type(L, -1) == LUA_TTABLE) {                 /* a draft of this handler */
+    if (lua_rawget(L, f->session) == LUA_TTABLE) {       /* a draft of this handler: [.., record] */
         int record = lua_gettop(L);
+        if (lua_rawgeti(L, record, R_FROZEN) != LUA_TNIL) { /* frozen already, or under way */
+            lua_remove(L, record);
+            return flux_height(L, -1);
+        }
+        lua_pop(L, 1);
         lua_pushnil(L);
         if (lua_next(L, v)) luaL_error(L, "a state draft was changed with rawset");
         if (lua_rawgeti(L, record, R_COPY) == LUA_TNIL) {
             lua_pop(L, 1);
             lua_rawgeti(L, record, R_BASE);              /* untouched: the published table itself */
-            lua_pushvalue(L, v);
-            lua_pushvalue(L, -2);
-            lua_rawset(L, f->memo);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, record, R_FROZEN);
             lua_remove(L, record);
             return flux_height(L, -1);
         }
-        lua_remove(L, record);                           /* [.., copy]: the draft's own, no script holds it */
+        lua_pushvalue(L, -1);                            /* [.., record, copy]: the draft's own, no script holds it */
+        lua_rawseti(L, record, R_FROZEN);
+        lua_remove(L, record);
     } else {
         lua_pop(L, 1);
+        if (lua_rawgetp(L, f->session, &memokey) == LUA_TTABLE) { /* [.., memo] */
+            lua_pushvalue(L, v);
+            if (lua_rawget(L, -2) != LUA_TNIL) {
+                lua_remove(L, -2);
+                return flux_height(L, -1);
+            }
+            lua_pop(L, 1);
+        } else {
+            lua_pop(L, 1);
+            lua_newtable(L);                             /* made on the first table the script made */
+            lua_pushvalue(L, -1);
+            lua_rawsetp(L, f->session, &memokey);
+        }
         if (lua_getmetatable(L, v)) {
             int draft = lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey) != LUA_TNIL && lua_rawequal(L, -1, -2);
             lua_pop(L, 2);
@@ -347,12 +364,13 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
             lua_pushvalue(L, -2);
             lua_insert(L, -2);
             lua_rawset(L, -4);
-        }
+        }                                                /* [.., memo, t] */
+        lua_pushvalue(L, v);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, -4);                               /* memo[v] = t */
+        lua_remove(L, -2);
     }
     t = lua_gettop(L);
-    lua_pushvalue(L, v);
-    lua_pushvalue(L, t);
-    lua_rawset(L, f->memo);
     h = 1;
     lua_pushnil(L);
     while (lua_next(L, t)) {                             /* [.., t, key, x] */
@@ -374,19 +392,31 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
     return h;
 }
 
-/* [.., v] -> [.., frozen]. */
-static void flux_freezetop(lua_State *L) {
+/* [.., v] -> [.., frozen], with the session at `session`. */
+static void flux_freezetop(lua_State *L, int session) {
     FluxFreeze f;
-    lua_createtable(L, 0, 1);                            /* sized for the state's own table */
-    f.memo = lua_gettop(L);                              /* [.., v, memo] */
-    flux_freezevalue(L, f.memo - 1, &f, 1);              /* [.., v, memo, frozen] */
-    lua_replace(L, f.memo - 1);
-    lua_pop(L, 1);
+    f.session = lua_absindex(L, session);
+    flux_freezevalue(L, -1, &f, 1);                      /* [.., v, frozen] */
+    lua_remove(L, -2);
+}
+
+/* Whether every key of the table at absolute index b is a key of the table at absolute index a. */
+int flux_keysin(lua_State *L, int b, int a) {
+    lua_pushnil(L);
+    while (lua_next(L, b)) {                             /* [.., key, vb] */
+        lua_pushvalue(L, -2);
+        if (lua_rawget(L, a) == LUA_TNIL) {
+            lua_pop(L, 3);
+            return 0;
+        }
+        lua_pop(L, 2);
+    }
+    return 1;
 }
 
 /* Whether the frozen tables (or values) at a and b hold the same: tables compared key by key, what they
  * share compared once (a frozen state shares what an action did not change, so this is quick). */
-static int flux_sameshape(lua_State *L, int a, int b, int depth) {
+int flux_sameshape(lua_State *L, int a, int b, int depth) {
     a = lua_absindex(L, a);
     b = lua_absindex(L, b);
     if (lua_rawequal(L, a, b)) return 1;
@@ -403,48 +433,49 @@ static int flux_sameshape(lua_State *L, int a, int b, int depth) {
         }
         lua_pop(L, 2);
     }
-    lua_pushnil(L);
-    while (lua_next(L, b)) {                             /* [.., key, vb]: a key only b has */
-        lua_pushvalue(L, -2);
-        if (lua_rawget(L, a) == LUA_TNIL) {
-            lua_pop(L, 3);
-            return 0;
-        }
-        lua_pop(L, 2);
-    }
-    return 1;
+    return flux_keysin(L, b, a);                         /* no key only b has */
 }
 
 /* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
  * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
- * the old one is the old one: nobody hears of it and no undo step is made. A failed handler leaves its
- * session current until the next call: its drafts can still be written (to copies of their own) but
- * never frozen into a state. */
+ * the old one is the old one: nobody hears of it and no undo step is made. The second result is the old
+ * state's undo cost beside the new one (flux_tablecost), counted in the same walk of its top table as the
+ * comparison (flux_samestate); 0 when the state is the old one. A failed handler leaves its session current until
+ * the next call: its drafts can still be written (to copies of their own) but never frozen into a
+ * state. */
 static int flux_invoke(lua_State *L) {
+    long long bytes = 0;
     lua_settop(L, 3);
-    lua_createtable(L, 0, 2);                            /* sized for the state's draft and its record */
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
-    flux_pushdraft(L, 2, 0, 0);                          /* [handler, state, action, draft] */
+    lua_createtable(L, R_FROZEN, 2);                     /* the state's draft's record, the draft and it */
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);      /* [handler, state, action, session] */
+    flux_pushdraft(L, 2, 0, 0);                          /* [handler, state, action, session, draft] */
     lua_pushvalue(L, 1);
-    lua_pushvalue(L, 4);
+    lua_pushvalue(L, 5);
     lua_pushvalue(L, 3);
-    lua_call(L, 2, 1);                                   /* [handler, state, action, draft, new] */
-    if (lua_isnil(L, 5)) lua_pop(L, 1);                  /* nothing returned: the draft as changed */
+    lua_call(L, 2, 1);                                   /* [handler, state, action, session, draft, new] */
+    if (lua_isnil(L, 6)) lua_pop(L, 1);                  /* nothing returned: the draft as changed */
     if (lua_type(L, -1) == LUA_TTABLE) {
-        flux_freezetop(L);
-        if (flux_sameshape(L, 2, -1, 1)) lua_pushvalue(L, 2);
+        flux_freezetop(L, 4);
+        if (lua_rawequal(L, 2, -1) || flux_samestate(L, 2, -1, &bytes)) {
+            lua_pushvalue(L, 2);                         /* untouched, or made equal: the old state */
+            bytes = 0;
+        }
     }
     lua_pushboolean(L, 0);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
-    return 1;
+    lua_pushinteger(L, (lua_Integer)bytes);
+    return 2;
 }
 
 /* freeze(table): a state from a script (flux.store's initial state), the script keeping its own table. */
 static int flux_freeze(lua_State *L) {
     lua_settop(L, 1);
     lua_pushboolean(L, 0);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
-    flux_freezetop(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);     /* no draft is live */
+    lua_newtable(L);                                     /* a session of its own, for the memo alone */
+    lua_insert(L, 1);
+    flux_freezetop(L, 1);
     return 1;
 }
 

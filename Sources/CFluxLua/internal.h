@@ -33,5 +33,13 @@ void flux_openviews(lua_State *L);
 
 /* Sets up the draft metatable, the marks of published tables and the session slot (draft.c). */
 void flux_opendrafts(lua_State *L);
+/* Whether every key of the table at absolute index b is a key of the table at absolute index a (draft.c). */
+int flux_keysin(lua_State *L, int b, int a);
+/* Whether the frozen values at a and b hold the same: tables compared key by key (draft.c). */
+int flux_sameshape(lua_State *L, int a, int b, int depth);
+/* Whether the frozen state at `now` holds the same as the state at `old` (another table); when it does
+ * not, *bytes is the old state's undo cost beside it, as flux_tablecost counts with FLUX_COST_BUDGET
+ * (cost.c). */
+int flux_samestate(lua_State *L, int old, int now, long long *bytes);
 
 #endif

@@ -56,4 +56,30 @@ struct LuaStoreHistorySpec {
         while try dispatcher.undo() {}
         #expect(try host.run(#"return flux.state("big").n"#) == [.integer(0)])
     }
+
+    @Test("each undo step of a Lua store costs the state it replaced beside the state after it, after undo and redo too")
+    func stepCostIsTheReplacedState() throws {
+        let dispatcher = Dispatcher()
+        let host = FluxHost(dispatcher: dispatcher)
+        // Each action adds a field: the state a step replaces holds one pair fewer than the state after it,
+        // so counting the wrong one of the two, or the shared list, shows.
+        try host.run(#"""
+        local items = {}
+        for i = 1, 1000 do items[i] = i end
+        flux.store{
+          name = "grow",
+          state = {n = 0, items = items},
+          on = {["grow.add"] = function(s) s.n = s.n + 1 s["k" .. s.n] = true end},
+        }
+        for i = 1, 10 do flux.dispatch("grow.add") end
+        """#)
+        // Before action i the top table holds n, items and i - 1 added fields: a header and a slot a pair.
+        let expected = (1...10).reduce(0) { $0 + 56 + 32 * ($1 + 1) }
+        #expect(dispatcher.history.cost == expected)
+        while try dispatcher.undo() {}
+        #expect(dispatcher.history.cost == 0)
+        while try dispatcher.redo() {}
+        #expect(dispatcher.history.cost == expected)
+        #expect(try host.run(#"return flux.state("grow").n"#) == [.integer(10)])
+    }
 }

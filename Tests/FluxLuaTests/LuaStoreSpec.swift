@@ -134,4 +134,30 @@ struct LuaStoreSpec {
             #expect(text.contains("plugins/c.lua:3"), "the handler's frame: \(text)")
         }
     }
+
+    @Test("a new state keeps what it shares and what holds itself: a table in two places, a table and a state inside themselves")
+    func sharingAndCyclesSurviveFreezing() throws {
+        let dispatcher = Dispatcher()
+        let host = FluxHost(dispatcher: dispatcher)
+        try host.run(#"""
+        flux.store{name = "web", state = {n = 0}, on = {
+          ["web.link"] = function(s)
+            local t = {} t.self = t
+            s.t = t s.again = t
+            s.me = s
+          end,
+          ["web.bump"] = function(s) local t, again = s.t, s.again s.n = s.n + 1 again.x = s.n end,
+        }}
+        sub = flux.subscribe("web", function(state) seen = state end)
+        flux.dispatch("web.link")
+        """#)
+        #expect(try host.run("return seen.t.self == seen.t, seen.again == seen.t, seen.me.me == seen.me")
+            == [.boolean(true), .boolean(true), .boolean(true)])
+        // Written through one of its places, a table held twice and read through both changes in both.
+        try host.run(#"flux.dispatch("web.bump")"#)
+        #expect(try host.run("return seen.n, seen.t.x, seen.again == seen.t")
+            == [.integer(1), .integer(1), .boolean(true)])
+        try dispatcher.undo()
+        #expect(try host.run("return seen.n, seen.t.x, seen.t.self == seen.t") == [.integer(0), .nil, .boolean(true)])
+    }
 }

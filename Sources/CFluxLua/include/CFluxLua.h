@@ -185,10 +185,12 @@ void flux_newview(lua_State *L);
  * under the same key is neither counted nor walked. Stops counting after `budget` pairs (a table that
  * holds itself is counted, not walked forever), and deeper than 256 levels. Never raises. */
 long long flux_tablecost(lua_State *L, int t, int shared, long long budget);
+/* The budget of pairs a state's undo cost is counted with. */
+#define FLUX_COST_BUDGET 4194304LL /* 1 << 22 */
 
 /* [..] -> [.., invoke]. invoke(handler, state, action) calls a Lua store's handler with a copy-on-write
  * draft of the published state `state` and returns what it returns, a table frozen into a published
- * state (see draft.c). */
+ * state (see draft.c), and the undo cost of `state` beside it (flux_tablecost with FLUX_COST_BUDGET). */
 void flux_pushinvoke(lua_State *L);
 
 /* [..] -> [.., freeze]. freeze(table): the published state made from a script's table, which stays the

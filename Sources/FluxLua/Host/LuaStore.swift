@@ -103,27 +103,44 @@ final class LuaStore: StoreProtocol {
             })
         }
         guard let host else { throw FluxHostError.closed }
-        let next: LuaRef?
+        let next: StepCost?
         do {
             next = try call(handler, type: type, for: action, host: host)
         } catch let error as LuaError {
             throw FluxScriptError(error.message, traceback: error.traceback)
         }
-        if let next { current = next }
+        if let next {
+            current = next.after
+            stepCost = next
+        }
     }
 
-    private func call(_ handler: LuaRef, type: LuaRef?, for action: any Action, host: FluxHost) throws -> LuaRef? {
-        try host.activeStack.call(host.invoke, results: 1, arguments: { lua in
+    /// The undo cost of `before` beside `after`, as `invoke` measured it when a handler made `after` from
+    /// `before`: what ``cost(of:)`` answers for that pair without walking the state again.
+    private struct StepCost {
+        let before: LuaRef
+        let after: LuaRef
+        let cost: Int
+    }
+
+    /// The last change a handler made, with its cost.
+    private var stepCost: StepCost?
+
+    private func call(_ handler: LuaRef, type: LuaRef?, for action: any Action, host: FluxHost) throws -> StepCost? {
+        let before = current
+        return try host.activeStack.call(host.invoke, results: 2, arguments: { lua in
             lua.push(handler)
-            lua.push(self.current)
+            lua.push(before)
             try host.pushAction(action, type: type, on: lua)
         }, read: { lua, results in
             switch lua.type(at: results.lowerBound) {
             case .table:
                 // The state itself: the handler changed nothing, or made a state equal to it.
-                lua.push(self.current)
+                lua.push(before)
                 defer { lua.pop() }
-                return lua.rawEqual(results.lowerBound, -1) ? nil : lua.ref(at: results.lowerBound)
+                if lua.rawEqual(results.lowerBound, -1) { return nil }
+                let cost = lua.integer(at: results.lowerBound + 1) ?? 0
+                return StepCost(before: before, after: lua.ref(at: results.lowerBound), cost: Int(cost))
             case .nil, .none: return nil
             case let other:
                 throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")
@@ -141,6 +158,7 @@ final class LuaStore: StoreProtocol {
 
     func cost(of snapshot: Any) -> Int {
         guard let host, let table = snapshot as? LuaRef else { return 0 }
+        if let stepCost, stepCost.before === table, stepCost.after === current { return stepCost.cost }
         return host.activeStack.tableCost(of: table, sharingWith: current)
     }
 

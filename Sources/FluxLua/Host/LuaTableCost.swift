@@ -10,7 +10,7 @@ extension LuaStack {
     /// a step costs what the step changed, not the whole state. Strings are interned and shared, so they
     /// are not counted. The walk stops after `budget` pairs, so a table that contains itself is counted,
     /// not walked forever. The walk is C's (`flux_tablecost`): it runs on every dispatch a Lua store takes.
-    func tableCost(of ref: LuaRef, sharingWith shared: LuaRef? = nil, budget: Int = 1 << 22) -> Int {
+    func tableCost(of ref: LuaRef, sharingWith shared: LuaRef? = nil, budget: Int = Int(FLUX_COST_BUDGET)) -> Int {
         guard (try? ensureSpace(2)) != nil else { return 0 }
         push(ref)
         if let shared { push(shared) } else { pushNil() }
