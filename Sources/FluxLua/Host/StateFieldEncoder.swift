@@ -42,16 +42,31 @@ final class StateFieldEncoder: Encoder {
         self.wanted = wanted
         self.stack = stack
         found = false
-        try state.encode(to: self)
+        do {
+            try state.encode(to: self)
+        } catch {
+            guard found else { throw error } // once the field is pushed, `stop` ends the walk
+        }
         if !found { stack.pushNil() }
     }
+
+    /// Thrown once the wanted field is pushed, so the rest of the state is not walked. Made once:
+    /// throwing an error made per read would allocate its box.
+    private static let stop: any Error = Found()
+    private struct Found: Error {}
+
+    /// The keyed container of the last key type asked for, reused: making one per read instantiates
+    /// its generic box type and allocates it. Its `Keyed` refers to this encoder without retaining it.
+    private var keyedType: ObjectIdentifier?
+    private var keyed: AnyObject?
+    /// What nested containers write to: it wants nothing, so their fields are skipped.
+    private lazy var skipper = StateFieldEncoder(wanted: .position(0), stack: stack, wrap: wrap)
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Pushes `value` as the field's value; tables go through `wrap` ([.., table] -> [.., proxy]).
     func deliver<T: Encodable>(_ value: T) throws {
-        found = true
         switch value {
         case let value as Int: stack.push(value)
         case let value as String: stack.push(value)
@@ -61,17 +76,27 @@ final class StateFieldEncoder: Encoder {
             try LuaEncoder().push(value, to: stack)
             if stack.type(at: -1) == .table { try wrap(stack) }
         }
+        found = true // only once pushed: `read` swallows what is thrown after this
+        throw Self.stop
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(Keyed<Key>(encoder: self))
+        // KeyedEncodingContainer holds one reference whatever its key type: the cast changes no layout.
+        if keyedType == ObjectIdentifier(Key.self), let keyed {
+            return unsafeBitCast(keyed, to: KeyedEncodingContainer<Key>.self)
+        }
+        let container = KeyedEncodingContainer(Keyed<Key>(encoder: self))
+        keyedType = ObjectIdentifier(Key.self)
+        keyed = unsafeBitCast(container, to: AnyObject.self)
+        return container
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer { Unkeyed(encoder: self) }
     func singleValueContainer() -> any SingleValueEncodingContainer { Single() }
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let encoder: StateFieldEncoder
+        /// Unretained: the encoder keeps this container (``container(keyedBy:)``) and outlives it.
+        unowned(unsafe) let encoder: StateFieldEncoder
         var codingPath: [any CodingKey] { [] }
 
         private func wants(_ key: Key) -> Bool {
@@ -103,10 +128,10 @@ final class StateFieldEncoder: Encoder {
             keyedBy keyType: NestedKey.Type, forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {
             // Hand-written encoders that nest containers: the field is not readable lazily.
-            KeyedEncodingContainer(Keyed<NestedKey>(encoder: StateFieldEncoder(wanted: .position(0), stack: encoder.stack, wrap: encoder.wrap)))
+            encoder.skipper.container(keyedBy: NestedKey.self)
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            Unkeyed(encoder: StateFieldEncoder(wanted: .position(0), stack: encoder.stack, wrap: encoder.wrap))
+            Unkeyed(encoder: encoder.skipper)
         }
         mutating func superEncoder() -> any Encoder { encoder }
         mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
@@ -126,11 +151,11 @@ final class StateFieldEncoder: Encoder {
         }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             count += 1
-            return KeyedEncodingContainer(Keyed<NestedKey>(encoder: StateFieldEncoder(wanted: .position(0), stack: encoder.stack, wrap: encoder.wrap)))
+            return encoder.skipper.container(keyedBy: NestedKey.self)
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             count += 1
-            return Unkeyed(encoder: StateFieldEncoder(wanted: .position(0), stack: encoder.stack, wrap: encoder.wrap))
+            return Unkeyed(encoder: encoder.skipper)
         }
         mutating func superEncoder() -> any Encoder { encoder }
     }

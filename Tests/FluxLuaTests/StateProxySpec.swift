@@ -1,0 +1,95 @@
+import Flux
+import Testing
+@testable import FluxLua
+
+/// A state whose hand-written `encode(to:)` nests containers around its plain fields, and whose key type
+/// differs from the tally's.
+struct ShelfState: Encodable, Equatable {
+    var count = 0
+    var title = "shelf"
+
+    enum Keys: String, CodingKey { case before, count, inner, title, after }
+    enum InnerKeys: String, CodingKey { case count }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        var before = container.nestedUnkeyedContainer(forKey: .before)
+        try before.encode(-1)
+        try container.encode(count, forKey: .count)
+        var inner = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+        try inner.encode(-2, forKey: .count)
+        try container.encode(title, forKey: .title)
+        try container.encode(count * 10, forKey: .after)
+    }
+}
+
+struct Shelve: Action {
+    static let name = "shelf.add"
+}
+
+final class ShelfStore: Store<ShelfState> {
+    init(dispatcher: Dispatcher) {
+        super.init(name: "shelf", state: ShelfState(), dispatcher: dispatcher)
+        on(Shelve.self) { state, _ in
+            state.count += 1
+            state.title = "shelf \(state.count)"
+        }
+    }
+}
+
+@Suite("Reading a Swift store's state from Lua")
+struct StateProxySpec {
+    let world = Harness()
+    let shelf: ShelfStore
+
+    init() {
+        shelf = ShelfStore(dispatcher: world.dispatcher)
+    }
+
+    @Test("fields of two states of different types read in turn are each their own, whatever the order")
+    func twoTypesInTurn() throws {
+        try world.run(#"""
+        flux.dispatch("tally.add", {by = 5})
+        flux.dispatch("shelf.add")
+        flux.subscribe("tally", function(state) tally_view = state end)
+        flux.subscribe("shelf", function(state) shelf_view = state end)
+        """#)
+        let reads = try world.run(#"""
+        return tally_view.count, shelf_view.count, shelf_view.after, tally_view.count, shelf_view.title,
+               shelf_view.inner, shelf_view.before, tally_view.labels[1], shelf_view.missing, tally_view.count
+        """#)
+        #expect(reads == [.integer(5), .integer(1), .integer(10), .integer(5), .string("shelf 1"),
+                          .nil, .nil, .nil, .nil, .integer(5)])
+    }
+
+    @Test("a state view kept from one change reads that change's state after later changes and collections")
+    func keptViewReadsItsChange() throws {
+        try world.run(#"""
+        views = {}
+        flux.subscribe("shelf", function(state) views[#views + 1] = state end)
+        for _ = 1, 3 do flux.dispatch("shelf.add") end
+        collectgarbage()
+        """#)
+        // views[1] is the state at subscription (count 0), views[2] the first change's.
+        let reads = try world.run(#"""
+        collectgarbage()
+        return views[2].title, views[2].count, views[4].count, views[3].after, views[1].count
+        """#)
+        #expect(reads == [.string("shelf 1"), .integer(1), .integer(3), .integer(20), .integer(0)])
+    }
+
+    @Test("a field read inside another state's read, through a subscriber the read sets off, is its own")
+    func readsDoNotShareAField() throws {
+        // Each subscriber reads its state and the other store's kept view between its own reads.
+        try world.run(#"""
+        flux.subscribe("tally", function(state) tally_view = state end)
+        flux.subscribe("shelf", function(state)
+          seen = {state.count, tally_view.count, state.title, tally_view.count, state.after}
+        end)
+        flux.dispatch("tally.add", {by = 2})
+        flux.dispatch("shelf.add")
+        flux.dispatch("shelf.add")
+        """#)
+        #expect(try world.run("return table.unpack(seen)") == [.integer(2), .integer(2), .string("shelf 2"), .integer(2), .integer(20)])
+    }
+}
