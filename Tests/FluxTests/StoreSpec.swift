@@ -60,6 +60,30 @@ struct StoreSpec {
         _ = first
     }
 
+    @Test("subscribers cancelled and added during a notification: the others still hear it, the new ones hear the next")
+    func subscribeAndCancelDuringNotification() throws {
+        let counter = CounterStore(dispatcher: dispatcher)
+        var heard: [String] = []
+        var others: [StoreSubscription] = []
+        var added: StoreSubscription?
+        let first = counter.subscribe { state in
+            guard state.count == 1 else { return }
+            heard.append("first \(state.count)")
+            for other in others { other.cancel() }
+            added = counter.subscribe { heard.append("added \($0.count)") }
+        }
+        others = (0 ..< 3).map { index in counter.subscribe { heard.append("other\(index) \($0.count)") } }
+        let last = counter.subscribe { heard.append("last \($0.count)") }
+        heard.removeAll()
+        try dispatcher.dispatch(Increment())
+        #expect(heard == ["first 1", "added 1", "last 1"])
+        #expect(counter.subscriberCount == 3)
+        heard.removeAll()
+        try dispatcher.dispatch(Increment())
+        #expect(heard == ["last 2", "added 2"]) // in the order they subscribed
+        _ = (first, last, added)
+    }
+
     @Test("releasing a subscription cancels it")
     func releaseCancels() throws {
         let counter = CounterStore(dispatcher: dispatcher)

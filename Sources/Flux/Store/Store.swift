@@ -56,6 +56,9 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
     /// How many of `observers` are cancelled and not removed yet.
     @usableFromInline @exclusivity(unchecked) final var cancelledObservers = 0
+    /// How many `send()` calls are notifying now: while any is, cancelled observers stay in the list,
+    /// so `send()` walks `observers` itself, by index, instead of a copy.
+    @usableFromInline @exclusivity(unchecked) final var notifying = 0
     /// The specialised operations the dispatcher drives.
     @usableFromInline final let operations: StoreLane
     @usableFromInline final var lane: StoreLane { operations }
@@ -264,7 +267,13 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// amortized in any order (removing each at once made cancelling N oldest first O(N²)).
     @usableFromInline final func forgetCancelledObserver() {
         cancelledObservers += 1
-        guard cancelledObservers * 2 > observers.count else { return }
+        removeCancelledObservers()
+    }
+
+    /// Removes the cancelled observers once they are half of the list, unless observers are being
+    /// notified (the notifying loop reads the list by index).
+    @usableFromInline final func removeCancelledObservers() {
+        guard notifying == 0, cancelledObservers * 2 > observers.count else { return }
         observers.removeAll { !$0.isActive }
         cancelledObservers = 0
     }
@@ -275,18 +284,22 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @inlinable
     final func send() {
         published = current
-        // Iterate a copy: an observer may subscribe or cancel while we notify. The copy keeps every
-        // observer alive, so each is called through an unretained reference: no retain and release
-        // per observer and change. The state is copied once, into a constant every observer borrows:
-        // read from the stored property (or through a pointer) it would be copied, and retained, per
-        // observer.
-        let list = observers
+        // The list itself, not a copy (which costs a retain and release): an observer may subscribe or
+        // cancel while we notify, but a new one is appended after the ones notified now and a cancelled
+        // one stays in the list, keeping it alive, until `notifying` is back to zero. So each is called
+        // through an unretained reference: no retain and release per observer and change. The state is
+        // copied once, into a constant every observer borrows: read from the stored property (or through
+        // a pointer) it would be copied, and retained, per observer.
         let state = published
-        for index in list.indices {
-            Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
+        let count = observers.count
+        notifying += 1
+        for index in 0 ..< count {
+            Unmanaged.passUnretained(observers[index])._withUnsafeGuaranteedRef { observer in
                 if observer.isActive { observer.send(state) }
             }
         }
+        notifying -= 1
+        if cancelledObservers != 0 { removeCancelledObservers() }
     }
 
     // MARK: StoreProtocol
