@@ -84,6 +84,19 @@ struct StoreSpec {
         _ = (first, last, added)
     }
 
+    @Test("a handler that replaces itself during a dispatch finishes; the next action runs the new one")
+    func handlerReplacedWhileRunning() throws {
+        let store = Store(name: "replacing", state: 0, dispatcher: dispatcher)
+        let step = [10] // captured: read after the handler has been replaced
+        store.on(Increment.self) { [unowned store] state, action in
+            store.on(Increment.self) { state, action in state += action.by }
+            state += step[0] * action.by
+        }
+        try dispatcher.dispatch(Increment(by: 1))
+        try dispatcher.dispatch(Increment(by: 1))
+        #expect(store.state == 11)
+    }
+
     @Test("releasing a subscription cancels it")
     func releaseCancels() throws {
         let counter = CounterStore(dispatcher: dispatcher)
