@@ -60,6 +60,43 @@ struct StoreSpec {
         _ = first
     }
 
+    @Test("subscribers cancelled and added during a notification: the others still hear it, the new ones hear the next")
+    func subscribeAndCancelDuringNotification() throws {
+        let counter = CounterStore(dispatcher: dispatcher)
+        var heard: [String] = []
+        var others: [StoreSubscription] = []
+        var added: StoreSubscription?
+        let first = counter.subscribe { state in
+            guard state.count == 1 else { return }
+            heard.append("first \(state.count)")
+            for other in others { other.cancel() }
+            added = counter.subscribe { heard.append("added \($0.count)") }
+        }
+        others = (0 ..< 3).map { index in counter.subscribe { heard.append("other\(index) \($0.count)") } }
+        let last = counter.subscribe { heard.append("last \($0.count)") }
+        heard.removeAll()
+        try dispatcher.dispatch(Increment())
+        #expect(heard == ["first 1", "added 1", "last 1"])
+        #expect(counter.subscriberCount == 3)
+        heard.removeAll()
+        try dispatcher.dispatch(Increment())
+        #expect(heard == ["last 2", "added 2"]) // in the order they subscribed
+        _ = (first, last, added)
+    }
+
+    @Test("a handler that replaces itself during a dispatch finishes; the next action runs the new one")
+    func handlerReplacedWhileRunning() throws {
+        let store = Store(name: "replacing", state: 0, dispatcher: dispatcher)
+        let step = [10] // captured: read after the handler has been replaced
+        store.on(Increment.self) { [unowned store] state, action in
+            store.on(Increment.self) { state, action in state += action.by }
+            state += step[0] * action.by
+        }
+        try dispatcher.dispatch(Increment(by: 1))
+        try dispatcher.dispatch(Increment(by: 1))
+        #expect(store.state == 11)
+    }
+
     @Test("releasing a subscription cancels it")
     func releaseCancels() throws {
         let counter = CounterStore(dispatcher: dispatcher)

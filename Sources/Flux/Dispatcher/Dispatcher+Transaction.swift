@@ -50,9 +50,10 @@ extension Dispatcher {
         }
         touchedCount = changed
         group?.performed += 1
-        guard let first else { return }
-        let note = first.registration._withUnsafeGuaranteedRef { registration in
-            history.record(label: name, cost: cost, target: registration.transaction, kept: first.kept, rest: rest)
+        guard let registration = first?.registration else { return }
+        // Moved into the history (taken out of `first`), not retained there and released here.
+        let note = registration._withUnsafeGuaranteedRef { registration in
+            history.record(label: name, cost: cost, target: registration.transaction, kept: first.take().unsafelyUnwrapped.kept, rest: rest)
         }
         if let note { onNote(note) }
     }

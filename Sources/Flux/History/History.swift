@@ -101,7 +101,7 @@ public final class History {
 
     /// Adds a step that changed `target` from the state in `kept`, and the states in `rest` (usually
     /// none: nil).
-    func record(label: String, cost: Int, target: any TransactionalTarget, kept: KeptState, rest: [HistoryEntry.Change]?) -> String? {
+    func record(label: String, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?) -> String? {
         guard isRecording else { return nil }
         if undoStack.isFull { self.cost -= undoStack.oldestCost }
         self.cost += cost

@@ -42,7 +42,7 @@ final class HistoryRing {
 
     /// Adds a step as the newest; when full, it takes the oldest one's place. Its first state is
     /// `target`'s in `kept`; `rest` holds the others, usually none (nil).
-    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: KeptState, rest: [HistoryEntry.Change]?) {
+    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?) {
         guard capacity > 0 else { return }
         let index: Int
         let dropping: Bool
@@ -56,6 +56,8 @@ final class HistoryRing {
             head = slot(1)
             dropping = true
         }
+        // Taken over, not retained: the caller gives up its box.
+        var box: KeptState? = consume kept
         slots.withUnsafeMutableBufferPointer { slots in
             let slot = slots.baseAddress.unsafelyUnwrapped + index
             let keepsSpare = dropping && slot.pointee.cost <= Self.spareCostLimit
@@ -66,12 +68,11 @@ final class HistoryRing {
             slot.pointee.cost = cost
             if slot.pointee.first?.target === target {
                 // The new box swapped in, the dropped one moved on to the spare slot.
-                var box = kept
-                swap(&slot.pointee.first!.kept, &box)
-                if keepsSpare { spare = box }
+                swap(&slot.pointee.first!.kept, &box!)
+                if keepsSpare { swap(&spare, &box) }
             } else {
                 if keepsSpare { spare = slot.pointee.first?.kept }
-                slot.pointee.first = HistoryEntry.Change(target: target, kept: kept)
+                slot.pointee.first = HistoryEntry.Change(target: target, kept: box.take().unsafelyUnwrapped)
             }
             if let rest { slot.pointee.rest = rest } else if !slot.pointee.rest.isEmpty { slot.pointee.rest = [] }
         }

@@ -41,24 +41,38 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @usableFromInline @exclusivity(unchecked) final var current: State
     @usableFromInline @exclusivity(unchecked) final var published: State
     @usableFromInline @exclusivity(unchecked) final var checkpoint: State
-    @usableFromInline @exclusivity(unchecked) final var handlers: [String: Handler<any Action>] = [:] {
+    @usableFromInline @exclusivity(unchecked) final var handlers: [String: HandlerBox] = [:] {
         didSet {
             lastHandlerName = nil
             lastHandler = nil
         }
     }
+    /// Handlers replaced while a dispatch runs: one may be running, borrowed (see `lastHandler`), so
+    /// they are kept until a handler is set with the dispatcher idle.
+    @usableFromInline @exclusivity(unchecked) final var replacedHandlers: [HandlerBox] = []
     /// The handler found for the last action name: dispatch loops repeat one action, and comparing
     /// names is cheaper than hashing one.
     /// (Two properties, not an optional tuple: reading the tuple copies both halves.)
     @usableFromInline @exclusivity(unchecked) final var lastHandlerName: String?
-    @usableFromInline @exclusivity(unchecked) final var lastHandler: Handler<any Action>?
+    /// Unretained: `handlers` or `replacedHandlers` keeps it alive, so a dispatch calls the handler
+    /// borrowed from its box, with no retain and release of the closure.
+    @usableFromInline @exclusivity(unchecked) final var lastHandler: Unmanaged<HandlerBox>?
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
     /// How many of `observers` are cancelled and not removed yet.
     @usableFromInline @exclusivity(unchecked) final var cancelledObservers = 0
+    /// How many `send()` calls are notifying now: while any is, cancelled observers stay in the list,
+    /// so `send()` walks `observers` itself, by index, instead of a copy.
+    @usableFromInline @exclusivity(unchecked) final var notifying = 0
     /// The specialised operations the dispatcher drives.
     @usableFromInline final let operations: StoreLane
     @usableFromInline final var lane: StoreLane { operations }
+
+    /// A handler, boxed so that a dispatch can borrow it instead of copying the closure.
+    @usableFromInline final class HandlerBox {
+        @usableFromInline let run: Handler<any Action>
+        @inlinable init(_ run: @escaping Handler<any Action>) { self.run = run }
+    }
 
     @usableFromInline final class Observer {
         @usableFromInline let send: (State) -> Void
@@ -161,20 +175,33 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         do {
             try dispatcher.registry.register(A.self)
         } catch {
-            handlers[A.name] = { _, _ in throw error }
+            setHandler({ _, _ in throw error }, for: A.name)
             dispatcher.onNote("store '\(name)': \(error)")
             dispatcher.routesChanged()
             return
         }
-        handlers[A.name] = { state, action in
+        setHandler({ state, action in
             // An identity check of the type and a direct read instead of `as?`, whose runtime cast
             // costs more than the rest of a small handler.
             guard let typed = unwrapAction(action, as: A.self) else {
                 throw ActionError.invalidPayload(action: A.name, message: "expected \(A.self), got \(Swift.type(of: action))")
             }
             try handler(&state, typed)
-        }
+        }, for: A.name)
         dispatcher.routesChanged()
+    }
+
+    /// Sets the handler of `name`. One it replaces may be running (a handler calling `on`), so while the
+    /// dispatcher handles an action it is kept in `replacedHandlers`; with the dispatcher idle none runs
+    /// borrowed, and those are let go.
+    @usableFromInline
+    final func setHandler(_ handler: @escaping Handler<any Action>, for name: String) {
+        if dispatcher.phase == .idle {
+            if !replacedHandlers.isEmpty { replacedHandlers.removeAll() }
+        } else if let replaced = handlers[name] {
+            replacedHandlers.append(replaced)
+        }
+        handlers[name] = HandlerBox(handler)
     }
 
     /// Changes the state for one action with the dispatch's context, to ``DispatchContext/waitFor(_:)``
@@ -217,7 +244,8 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     final func beginAndApply(_ action: any Action, named name: String) throws {
         var next = current
         do {
-            if let handler = handler(for: name) { try handler(&next, action) }
+            // Borrowed: only a dispatch calls this, and a handler replaced during one is kept.
+            if let handler = handler(for: name) { try handler._withUnsafeGuaranteedRef { try $0.run(&next, action) } }
             if let everyAction { try everyAction(&next, action) }
         } catch {
             checkpoint = current
@@ -230,15 +258,16 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @inlinable
     final func apply(_ action: any Action) throws {
         var next = current
-        if let handler = handler(for: action.name) { try handler(&next, action) }
+        // Retained: called outside a dispatch, a handler that replaces itself would free a borrowed one.
+        if let handler = handler(for: action.name)?.takeUnretainedValue() { try handler.run(&next, action) }
         if let everyAction { try everyAction(&next, action) }
         current = next
     }
 
     @inlinable
-    final func handler(for name: String) -> Handler<any Action>? {
+    final func handler(for name: String) -> Unmanaged<HandlerBox>? {
         if lastHandlerName == name { return lastHandler }
-        let handler = handlers[name]
+        let handler = handlers[name].map(Unmanaged.passUnretained)
         lastHandlerName = name
         lastHandler = handler
         return handler
@@ -264,7 +293,13 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// amortized in any order (removing each at once made cancelling N oldest first O(N²)).
     @usableFromInline final func forgetCancelledObserver() {
         cancelledObservers += 1
-        guard cancelledObservers * 2 > observers.count else { return }
+        removeCancelledObservers()
+    }
+
+    /// Removes the cancelled observers once they are half of the list, unless observers are being
+    /// notified (the notifying loop reads the list by index).
+    @usableFromInline final func removeCancelledObservers() {
+        guard notifying == 0, cancelledObservers * 2 > observers.count else { return }
         observers.removeAll { !$0.isActive }
         cancelledObservers = 0
     }
@@ -275,18 +310,22 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @inlinable
     final func send() {
         published = current
-        // Iterate a copy: an observer may subscribe or cancel while we notify. The copy keeps every
-        // observer alive, so each is called through an unretained reference: no retain and release
-        // per observer and change. The state is copied once, into a constant every observer borrows:
-        // read from the stored property (or through a pointer) it would be copied, and retained, per
-        // observer.
-        let list = observers
+        // The list itself, not a copy (which costs a retain and release): an observer may subscribe or
+        // cancel while we notify, but a new one is appended after the ones notified now and a cancelled
+        // one stays in the list, keeping it alive, until `notifying` is back to zero. So each is called
+        // through an unretained reference: no retain and release per observer and change. The state is
+        // copied once, into a constant every observer borrows: read from the stored property (or through
+        // a pointer) it would be copied, and retained, per observer.
         let state = published
-        for index in list.indices {
-            Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { observer in
+        let count = observers.count
+        notifying += 1
+        for index in 0 ..< count {
+            Unmanaged.passUnretained(observers[index])._withUnsafeGuaranteedRef { observer in
                 if observer.isActive { observer.send(state) }
             }
         }
+        notifying -= 1
+        if cancelledObservers != 0 { removeCancelledObservers() }
     }
 
     // MARK: StoreProtocol
