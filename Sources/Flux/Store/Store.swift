@@ -140,8 +140,15 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @inlinable
     final func keepCheckpoint(_ keeping: Bool, reusing spare: inout KeptState?) -> StoreLane.Kept {
         guard keeping else { return (nil, 0) }
-        // Read in place: passing the stored state as an argument would copy it.
-        let cost = withUnsafeMutablePointer(to: &checkpoint) { undoCost(of: $0.pointee) }
+        // Moved out and back around the call: passed from the stored property, or read through a
+        // pointer, the state would be copied (a retain and a release). Nothing `undoCost` can reach
+        // reads the checkpoint.
+        let cost = withUnsafeMutablePointer(to: &checkpoint) { checkpoint in
+            let state = checkpoint.move()
+            let cost = undoCost(of: state)
+            checkpoint.initialize(to: consume state)
+            return cost
+        }
         if let box = reusable(&spare, as: KeptValue<State>.self) {
             // Swapped, not copied: the checkpoint is not read again before the next action's
             // `beginAndApply` replaces it, and a swap costs no retain and release. (The old state it
