@@ -271,9 +271,16 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         current = next
     }
 
-    @inlinable
+    /// The repeated name's check inlined into the dispatch, the lookup out of line: called, the check
+    /// costs as much again in the call.
+    @inlinable @inline(__always)
     final func handler(for name: String) -> Unmanaged<HandlerBox>? {
         if lastHandlerName == name { return lastHandler }
+        return lookUpHandler(name)
+    }
+
+    @inlinable @inline(never)
+    final func lookUpHandler(_ name: String) -> Unmanaged<HandlerBox>? {
         let handler = handlers[name].map(Unmanaged.passUnretained)
         lastHandlerName = name
         lastHandler = handler
