@@ -92,4 +92,37 @@ struct StateProxySpec {
         """#)
         #expect(try world.run("return table.unpack(seen)") == [.integer(2), .integer(2), .string("shelf 2"), .integer(2), .integer(20)])
     }
+
+    @Test("views two subscribers keep, collecting inside each, read the change each was given")
+    func twoSubscribersKeepTheirChanges() throws {
+        try world.run(#"""
+        first, second = {}, {}
+        flux.subscribe("shelf", function(state) first[#first + 1] = state; collectgarbage() end)
+        flux.subscribe("shelf", function(state) second[#second + 1] = state; collectgarbage() end)
+        for _ = 1, 3 do flux.dispatch("shelf.add") end
+        """#)
+        // first[1] is the state at the first subscription; second[1] at the second; then changes 1 to 3.
+        let reads = try world.run(#"""
+        collectgarbage()
+        return first[2].count, second[2].count, second[3].count, first[4].title, second[4].after, first[1].count
+        """#)
+        #expect(reads == [.integer(1), .integer(1), .integer(2), .string("shelf 3"), .integer(30), .integer(0)])
+    }
+
+    @Test("a dispatch from a subscriber is a change of its own: the subscribers after it read the change they were given")
+    func dispatchFromASubscriber() throws {
+        try world.run(#"""
+        counts, kept = {}, {}
+        flux.subscribe("shelf", function(state)
+          if state.count == 1 then flux.dispatch("shelf.add") end
+        end)
+        flux.subscribe("shelf", function(state) counts[#counts + 1] = state.count; kept[#kept + 1] = state end)
+        flux.dispatch("shelf.add")
+        """#)
+        let reads = try world.run(#"""
+        collectgarbage()
+        return counts[1], counts[2], counts[3], kept[2].count, kept[2].title, kept[3].count
+        """#)
+        #expect(reads == [.integer(0), .integer(1), .integer(2), .integer(1), .string("shelf 1"), .integer(2)])
+    }
 }
