@@ -28,12 +28,10 @@ extension Dispatcher {
         for (target, state) in changes { target.restore(state) }
         if history.isRecording, !entry.isEmpty, let note = history.record(entry) { onNote(note) }
 
-        phase = .notifying
-        for (target, _) in changes { target.publish() }
-        for hook in middleware { hook.didSetStates(states, label: label, in: self) }
-        commitObserver?.didSetStates(states, label: label, in: self)
-        phase = .idle
-        if !followUps.isEmpty { drainFollowUps() }
+        publishStep({ for (target, _) in changes { target.publish() } }) {
+            for hook in middleware { hook.didSetStates(states, label: label, in: self) }
+            commitObserver?.didSetStates(states, label: label, in: self)
+        }
     }
 
     private func travel(_ step: HistoryStep) throws -> Bool {
@@ -44,12 +42,20 @@ extension Dispatcher {
         if step == .undo { history.pushRedo(reverse) } else { note = history.pushUndo(reverse) }
         if let note { onNote(note) }
 
+        publishStep({ entry.forEachTarget { $0.publish() } }) {
+            for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
+            commitObserver?.didTravel(step, in: self)
+        }
+        return true
+    }
+
+    /// Publishes the stores a step put back, then tells middleware and the commit observer; what
+    /// subscribers dispatched meanwhile runs after, as follow-ups.
+    private func publishStep(_ publish: () -> Void, then tell: () -> Void) {
         phase = .notifying
-        entry.forEachTarget { $0.publish() }
-        for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
-        commitObserver?.didTravel(step, in: self)
+        publish()
+        tell()
         phase = .idle
         if !followUps.isEmpty { drainFollowUps() }
-        return true
     }
 }

@@ -186,7 +186,7 @@ public final class FluxHost {
     /// store, the one view it keeps of its state.
     func pushState(_ state: any Encodable, of storeName: String, on lua: LuaStack) throws {
         if let state = state as? LuaTableState {
-            if let store = (try? store(named: storeName)) as? LuaStore {
+            if let store = state.store {
                 try store.pushView(of: state.table, on: lua)
             } else {
                 try lua.ensureSpace(4)

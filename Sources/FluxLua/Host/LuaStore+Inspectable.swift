@@ -2,7 +2,7 @@ import Flux
 
 extension LuaStore: InspectableStore {
     func encodable(snapshot: Any) -> (any Encodable)? {
-        (snapshot as? LuaRef).map { LuaTableState(host: host, table: $0) }
+        (snapshot as? LuaRef).map { LuaTableState(store: self, table: $0) }
     }
 
     var waitsFor: [String] { waitFor }

@@ -173,10 +173,10 @@ final class LuaStore: StoreProtocol {
 
     var actionNames: [String] { handlers.keys.sorted() }
     var handlesEveryAction: Bool { false }
-    var encodableState: any Encodable { LuaTableState(host: host, table: published) }
+    var encodableState: any Encodable { LuaTableState(store: self, table: published) }
 
     func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> StoreSubscription {
-        subscribeTable { [weak host] in observer(LuaTableState(host: host, table: $0)) }
+        subscribeTable { [weak self] in observer(LuaTableState(store: self, table: $0)) }
     }
 
     private func forgetCancelled() {
@@ -200,11 +200,12 @@ final class LuaStore: StoreProtocol {
 
 /// A Lua store's state table as an encodable value: what the shell prints and the action log compares.
 struct LuaTableState: Encodable {
-    let host: FluxHost?
+    /// Weak: a state printed or kept for a view does not keep its store (nor its host) alive.
+    weak var store: LuaStore?
     let table: LuaRef
 
     func encode(to encoder: any Encoder) throws {
-        guard let host else {
+        guard let host = store?.host else {
             throw EncodingError.invalidValue(table, .init(codingPath: encoder.codingPath, debugDescription: "the flux host is closed"))
         }
         let lua = host.activeStack
