@@ -62,6 +62,32 @@ int flux_samestate(lua_State *L, int old, int now, long long *bytes) {
     return same && flux_keysin(L, now, old);             /* no key only the new state has */
 }
 
+void flux_comparebegin(FluxCompare *c) {
+    c->same = 1;
+    c->matched = 0;
+    c->pairs = FLUX_COST_BUDGET;
+    c->bytes = FLUX_TABLE_HEADER;
+}
+
+/* [.., key, value] of the new state: the pair compared with the old state's (at absolute index old), and the
+ * old one counted as flux_samestate counts it. */
+void flux_comparepair(lua_State *L, int old, FluxCompare *c) {
+    luaL_checkstack(L, 6, "state nested too deeply");
+    lua_pushvalue(L, -2);
+    if (lua_rawget(L, old) == LUA_TNIL) {                /* [.., key, value, oldvalue] */
+        c->same = 0;                                     /* a key only the new state has */
+    } else {
+        c->matched++;
+        if (c->pairs > 0) {
+            c->pairs--;
+            c->bytes += FLUX_TABLE_SLOT;
+            if (lua_type(L, -1) == LUA_TTABLE) c->bytes += flux_cost(L, lua_gettop(L), lua_gettop(L) - 1, &c->pairs, 1);
+        }
+        if (c->same && !flux_sameshape(L, -1, -2, 2)) c->same = 0;
+    }
+    lua_pop(L, 1);
+}
+
 long long flux_tablecost(lua_State *L, int t, int shared, long long budget) {
     long long pairs = budget;
     return flux_cost(L, lua_absindex(L, t), lua_absindex(L, shared), &pairs, 0);

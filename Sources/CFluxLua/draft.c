@@ -12,25 +12,43 @@
  * A published table carries a private metatable recording its height (1 for one holding no table): unlike
  * a weak set of published tables, the mark costs the collector nothing.
  *
- * The handler running now has a session table: session[base] is the draft of a published table, and
- * session[draft] its record {base, copy, parent, key, draft, more, frozen}: the table it stands for, its
- * own copy once written to, where it was read from (more such places in `more`, for a table the state
- * holds twice), and what freezing made of it. The state's own draft has the session itself as its record
- * (its slots are the session's array part): one table fewer a call. A draft of any other session is dead.
+ * The handler running now has a session: the drafts' bookkeeping, kept in one userdata (FluxDrafts) made
+ * once per state and reused by every call. A draft's record is {base, copy, parent, key, draft, more,
+ * frozen, count}: the table it stands for, its own copy once written to, where it was read from (more such
+ * places in `more`, for a table the state holds twice), what freezing made of it, and how many pairs the
+ * base has (known when a small one is copied: freezing then compares the copy with the old state as it
+ * walks it, instead of walking both again). The state's own draft is
+ * known by its address and has a record the userdata keeps from call to call, so a handler that changes
+ * a field of its state makes two tables (its draft and the copy), no bookkeeping. Drafts of nested tables
+ * are found in a table made on the first of them (nested[base] = draft, nested[draft] = record). When the
+ * handler returns, the session ends: the address is forgotten and the nested table dropped, so every
+ * draft of it is dead.
  */
 #include "internal.h"
 
 #define FLUX_DRAFT_METATABLE "flux.draft"
 
-static const char sessionkey = 0; /* registry: the session now, or false */
-static const char markskey = 0;   /* registry: marks[h] = the metatable of published tables of height h */
+static const char draftskey = 0;  /* registry: the FluxDrafts userdata */
 static const char heightkey = 0;  /* in a mark: its height */
-static const char metatablekey = 0; /* registry: the draft metatable, found without hashing its name */
 
-static const char memokey = 0;    /* in a session: what freezing made of the tables the script made */
+/* The sessions of one state. Its user values: U_TOP, the state's draft's record (reused); U_NESTED, the
+ * nested drafts of the session now (or nil); U_MARKS, marks[h] = the metatable of published tables of
+ * height h; U_METATABLE, the drafts' metatable. */
+typedef struct {
+    const void *top;        /* the state's draft while its session is live; NULL when none is */
+    unsigned generation;    /* one more for each session */
+} FluxDrafts;
+enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE };
 
-/* Record slots. R_FROZEN: what freezing made of the draft (its copy, or its base when untouched). */
-enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE, R_FROZEN };
+/* The draft functions' first upvalue is the FluxDrafts userdata. */
+#define DRAFTS lua_upvalueindex(1)
+
+/* Record slots. R_FROZEN: what freezing made of the draft (its copy, or its base when untouched);
+ * R_COUNT: the pairs of its base, when the copy was made from a small one. */
+enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE, R_FROZEN, R_COUNT };
+
+/* The most pairs a first write copies in one pass, held on the stack; a larger table is read twice. */
+#define FLUX_TOUCH_STACKED 16
 
 /* The height of the published table at idx; 0 for anything else. */
 static lua_Integer flux_height(lua_State *L, int idx) {
@@ -42,40 +60,49 @@ static lua_Integer flux_height(lua_State *L, int idx) {
     return h;
 }
 
-static void flux_mark(lua_State *L, int idx, lua_Integer h) {
-    idx = lua_absindex(L, idx);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &markskey);       /* [.., marks] */
-    if (lua_rawgeti(L, -1, h) != LUA_TTABLE) {          /* [.., marks, mark] */
-        lua_pop(L, 1);
-        lua_createtable(L, 0, 1);
-        lua_pushinteger(L, h);
-        lua_rawsetp(L, -2, &heightkey);
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, -3, h);
+/* [..] -> [.., record] of the live draft at idx, returning 1; [..] and 0 for anything else. The FluxDrafts
+ * userdata is at `drafts`. */
+static int flux_findrecord(lua_State *L, int drafts, int idx) {
+    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, drafts);
+    if (lua_type(L, idx) != LUA_TTABLE) return 0;
+    if (d->top != NULL && lua_topointer(L, idx) == d->top) {
+        lua_getiuservalue(L, drafts, U_TOP);
+        return 1;
     }
-    lua_setmetatable(L, idx);
+    idx = lua_absindex(L, idx);
+    if (lua_getiuservalue(L, drafts, U_NESTED) == LUA_TTABLE) {
+        lua_pushvalue(L, idx);
+        if (lua_rawget(L, -2) == LUA_TTABLE) {           /* [.., nested, record], or a draft for a base */
+            lua_rawgeti(L, -1, R_DRAFT);
+            if (lua_rawequal(L, -1, idx)) {
+                lua_pop(L, 1);
+                lua_remove(L, -2);
+                return 1;
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
     lua_pop(L, 1);
-}
-
-/* [..] -> [.., session] (a table) or [.., false]. */
-static int flux_pushsession(lua_State *L) {
-    return lua_rawgetp(L, LUA_REGISTRYINDEX, &sessionkey) == LUA_TTABLE;
+    return 0;
 }
 
 /* [..] -> [.., record] of the draft at idx; raises when the draft is dead. */
 static void flux_pushrecord(lua_State *L, int idx) {
-    idx = lua_absindex(L, idx);
-    if (flux_pushsession(L)) {
-        lua_pushvalue(L, idx);
-        if (lua_rawget(L, -2) == LUA_TTABLE) {
-            lua_remove(L, -2);
-            return;
-        }
-    }
+    if (flux_findrecord(L, DRAFTS, idx)) return;
     luaL_where(L, 2);
     lua_pushliteral(L, "a state draft was used after its handler returned");
     lua_concat(L, 2);
     lua_error(L);
+}
+
+/* [..] -> [.., nested], made on the first nested draft of a session. */
+static void flux_pushnested(lua_State *L, int drafts) {
+    if (lua_getiuservalue(L, drafts, U_NESTED) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, drafts, U_NESTED);
 }
 
 /* [..] -> [.., table]. The draft's own copy, or its base while it has none. */
@@ -91,11 +118,9 @@ static void flux_touch(lua_State *L, int record);
 /* The draft of `record` now stands in its parent's copy at `key`, if the parent still holds its base there. */
 static void flux_link(lua_State *L, int record, int parent, int key) {
     luaL_checkstack(L, 6, "state nested too deeply");
-    flux_pushsession(L);                                 /* [.., session] */
-    lua_pushvalue(L, parent);
-    lua_rawget(L, -2);                                   /* [.., session, precord] */
+    if (!flux_findrecord(L, DRAFTS, parent)) return;     /* [.., precord] */
     flux_touch(L, lua_gettop(L));
-    lua_rawgeti(L, -1, R_COPY);                          /* [.., session, precord, pcopy] */
+    lua_rawgeti(L, -1, R_COPY);                          /* [.., precord, pcopy] */
     lua_pushvalue(L, key);
     lua_rawget(L, -2);
     lua_rawgeti(L, record, R_BASE);
@@ -104,7 +129,7 @@ static void flux_link(lua_State *L, int record, int parent, int key) {
         lua_rawgeti(L, record, R_DRAFT);
         lua_rawset(L, -5);                               /* pcopy[key] = draft */
     }
-    lua_pop(L, 5);
+    lua_pop(L, 4);
 }
 
 /* Gives a draft its own copy on its first write, and its parents theirs, so the written path is new. */
@@ -117,22 +142,38 @@ static void flux_touch(lua_State *L, int record) {
         return;
     }
     lua_pop(L, 1);
-    luaL_checkstack(L, 8, "state nested too deeply");
+    luaL_checkstack(L, 2 * FLUX_TOUCH_STACKED + 8, "state nested too deeply");
     lua_rawgeti(L, record, R_BASE);
     base = lua_gettop(L);
     lua_pushnil(L);
-    while (lua_next(L, base)) {                          /* counted first: the copy is sized once */
-        lua_pop(L, 1);
+    while (count <= FLUX_TOUCH_STACKED && lua_next(L, base)) { /* a small table read once, onto the stack */
+        lua_pushvalue(L, -2);                            /* [.., base, k1, v1, .., key, value, key] */
         count++;
     }
     sequence = (lua_Integer)lua_rawlen(L, base);
-    lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
-    copy = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, base)) {                          /* [.., base, copy, key, value] */
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, copy);
+    if (count <= FLUX_TOUCH_STACKED) {                   /* [.., base, k1, v1, .., kn, vn] */
+        lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
+        copy = base + 1;
+        lua_insert(L, copy);
+        while (lua_gettop(L) > copy) lua_rawset(L, copy);
+        lua_pushinteger(L, count);
+        lua_rawseti(L, record, R_COUNT);
+    } else {                                             /* a large one counted first: the copy is sized once */
+        lua_settop(L, base);
+        count = 0;
+        lua_pushnil(L);
+        while (lua_next(L, base)) {
+            lua_pop(L, 1);
+            count++;
+        }
+        lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
+        copy = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, base)) {                      /* [.., base, copy, key, value] */
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, copy);
+        }
     }
     lua_rawseti(L, record, R_COPY);                      /* [.., base] */
     lua_pop(L, 1);
@@ -193,48 +234,53 @@ static void flux_addplace(lua_State *L, int record, int parent, int key) {
     lua_pop(L, 1);
 }
 
-/* [..] -> [.., draft]. The draft of the published table at `t`, read from parent[key] (parent 0: the
- * state itself); one per table and session. */
+/* [..] -> [.., draft]. The draft of the published table at `t`, read from parent[key]; one per table and
+ * session. */
 static void flux_pushdraft(lua_State *L, int t, int parent, int key) {
-    int session, draft;
+    int nested, draft;
     t = lua_absindex(L, t);
     luaL_checkstack(L, 8, "state nested too deeply");
-    flux_pushsession(L);
-    session = lua_gettop(L);                             /* [.., session] */
+    lua_getiuservalue(L, DRAFTS, U_TOP);
+    lua_rawgeti(L, -1, R_BASE);
+    if (lua_rawequal(L, -1, t)) {                        /* the state itself, held inside itself */
+        lua_pop(L, 1);                                   /* [.., record] */
+        flux_addplace(L, lua_gettop(L), parent, key);
+        lua_rawgeti(L, -1, R_DRAFT);
+        lua_remove(L, -2);
+        return;
+    }
+    lua_pop(L, 2);
+    flux_pushnested(L, DRAFTS);
+    nested = lua_gettop(L);                              /* [.., nested] */
     lua_pushvalue(L, t);
-    if (lua_rawget(L, session) == LUA_TTABLE) {          /* [.., session, draft] */
-        if (parent != 0) {
-            lua_pushvalue(L, -1);
-            lua_rawget(L, session);                      /* [.., session, draft, record] */
-            flux_addplace(L, lua_gettop(L), parent, key);
-            lua_pop(L, 1);
-        }
-        lua_remove(L, session);
+    if (lua_rawget(L, nested) == LUA_TTABLE) {           /* [.., nested, draft] */
+        lua_pushvalue(L, -1);
+        lua_rawget(L, nested);                           /* [.., nested, draft, record] */
+        flux_addplace(L, lua_gettop(L), parent, key);
+        lua_pop(L, 1);
+        lua_remove(L, nested);
         return;
     }
     lua_pop(L, 1);
     lua_createtable(L, 0, 0);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+    lua_getiuservalue(L, DRAFTS, U_METATABLE);
     lua_setmetatable(L, -2);
-    draft = lua_gettop(L);                               /* [.., session, draft] */
+    draft = lua_gettop(L);                               /* [.., nested, draft] */
     lua_pushvalue(L, t);
     lua_pushvalue(L, draft);
-    lua_rawset(L, session);                              /* session[t] = draft */
+    lua_rawset(L, nested);                               /* nested[t] = draft */
     lua_pushvalue(L, draft);
-    if (parent == 0) lua_pushvalue(L, session);          /* the state's draft: the session is its record */
-    else lua_createtable(L, R_FROZEN, 0);                /* [.., session, draft, draft, record] */
+    lua_createtable(L, R_COUNT, 0);                      /* [.., nested, draft, draft, record] */
     lua_pushvalue(L, t);
     lua_rawseti(L, -2, R_BASE);
-    if (parent != 0) {
-        lua_pushvalue(L, parent);
-        lua_rawseti(L, -2, R_PARENT);
-        lua_pushvalue(L, key);
-        lua_rawseti(L, -2, R_KEY);
-    }
+    lua_pushvalue(L, parent);
+    lua_rawseti(L, -2, R_PARENT);
+    lua_pushvalue(L, key);
+    lua_rawseti(L, -2, R_KEY);
     lua_pushvalue(L, draft);
     lua_rawseti(L, -2, R_DRAFT);
-    lua_rawset(L, session);                              /* session[draft] = record */
-    lua_remove(L, session);                              /* [.., draft] */
+    lua_rawset(L, nested);                               /* nested[draft] = record */
+    lua_remove(L, nested);                               /* [.., draft] */
 }
 
 /* [..] -> [.., value]. draft[key] for the draft at `draft`, the key on top: a table comes as its draft. */
@@ -282,7 +328,7 @@ static int flux_draft_len(lua_State *L) {
  * as they are now (a key whose value is gone now is skipped). */
 static int flux_draft_next(lua_State *L) {
     lua_settop(L, 2);
-    while (lua_next(L, lua_upvalueindex(1))) {           /* [d, key, value] */
+    while (lua_next(L, lua_upvalueindex(2))) {           /* [d, key, value] */
         lua_pop(L, 1);
         flux_draftget(L, 1, 2);                          /* [d, key, now] */
         if (!lua_isnil(L, -1)) return 2;
@@ -295,15 +341,37 @@ static int flux_draft_pairs(lua_State *L) {
     lua_settop(L, 1);
     flux_pushrecord(L, 1);
     flux_pushcurrent(L, 2);                              /* [d, record, t] */
-    lua_pushcclosure(L, flux_draft_next, 1);
+    lua_pushvalue(L, DRAFTS);
+    lua_insert(L, -2);
+    lua_pushcclosure(L, flux_draft_next, 2);             /* upvalues: the drafts, t */
     lua_pushvalue(L, 1);
     lua_pushnil(L);
     return 3;
 }
 
-/* One freeze's state: the stack index of the session, whose records and memo remember what was frozen
- * (done or under way). */
-typedef struct { int session; } FluxFreeze;
+/* One freeze's state, as stack indices: the FluxDrafts userdata, whether its live drafts are frozen into
+ * the state (not when a script's table is), a slot for the memo of what freezing made of the tables the
+ * script made (nil until the first), and the marks; records and memo remember what was frozen, done or
+ * under way. With `compare`, the top table's pairs are compared with the old state's at `old` as they are
+ * frozen: one walk for freezing, comparing and the undo cost. */
+typedef struct {
+    int drafts, live, memo, marks, old;
+    FluxCompare *compare;
+} FluxFreeze;
+
+/* Marks the table at idx as published, of height h. */
+static void flux_mark(lua_State *L, int idx, lua_Integer h, FluxFreeze *f) {
+    idx = lua_absindex(L, idx);
+    if (lua_rawgeti(L, f->marks, h) != LUA_TTABLE) {    /* [.., mark] */
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 1);
+        lua_pushinteger(L, h);
+        lua_rawsetp(L, -2, &heightkey);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, f->marks, h);
+    }
+    lua_setmetatable(L, idx);
+}
 
 /* [..] -> [.., frozen]. The published form of the value at `v`; returns its height (0 for a value that
  * is no table, or a table under way: a cycle). */
@@ -312,14 +380,13 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
     int t;
     v = lua_absindex(L, v);
     luaL_checkstack(L, 8, "state nested too deeply");
-    if (lua_type(L, v) != LUA_TTABLE || (h = flux_height(L, v)) > 0) {
+    if (lua_type(L, v) != LUA_TTABLE) {
         lua_pushvalue(L, v);
-        return lua_type(L, v) == LUA_TTABLE ? h : 0;
+        return 0;
     }
-    if (depth > FLUX_COPY_MAX_DEPTH) luaL_error(L, "table nested deeper than %d levels", FLUX_COPY_MAX_DEPTH);
-    lua_pushvalue(L, v);
-    if (lua_rawget(L, f->session) == LUA_TTABLE) {       /* a draft of this handler: [.., record] */
+    if (f->live && flux_findrecord(L, f->drafts, v)) {   /* a draft of this handler: [.., record] */
         int record = lua_gettop(L);
+        if (depth > FLUX_COPY_MAX_DEPTH) luaL_error(L, "table nested deeper than %d levels", FLUX_COPY_MAX_DEPTH);
         if (lua_rawgeti(L, record, R_FROZEN) != LUA_TNIL) { /* frozen already, or under way */
             lua_remove(L, record);
             return flux_height(L, -1);
@@ -338,9 +405,13 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
         lua_pushvalue(L, -1);                            /* [.., record, copy]: the draft's own, no script holds it */
         lua_rawseti(L, record, R_FROZEN);
         lua_remove(L, record);
+    } else if ((h = flux_height(L, v)) > 0) {            /* published already */
+        lua_pushvalue(L, v);
+        return h;
     } else {
-        lua_pop(L, 1);
-        if (lua_rawgetp(L, f->session, &memokey) == LUA_TTABLE) { /* [.., memo] */
+        if (depth > FLUX_COPY_MAX_DEPTH) luaL_error(L, "table nested deeper than %d levels", FLUX_COPY_MAX_DEPTH);
+        if (lua_type(L, f->memo) == LUA_TTABLE) {
+            lua_pushvalue(L, f->memo);                   /* [.., memo] */
             lua_pushvalue(L, v);
             if (lua_rawget(L, -2) != LUA_TNIL) {
                 lua_remove(L, -2);
@@ -348,13 +419,12 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
             }
             lua_pop(L, 1);
         } else {
-            lua_pop(L, 1);
             lua_newtable(L);                             /* made on the first table the script made */
             lua_pushvalue(L, -1);
-            lua_rawsetp(L, f->session, &memokey);
+            lua_replace(L, f->memo);
         }
         if (lua_getmetatable(L, v)) {
-            int draft = lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey) != LUA_TNIL && lua_rawequal(L, -1, -2);
+            int draft = lua_getiuservalue(L, f->drafts, U_METATABLE) != LUA_TNIL && lua_rawequal(L, -1, -2);
             lua_pop(L, 2);
             if (draft) luaL_error(L, "a state draft from an earlier action cannot be part of a new state");
         }
@@ -382,22 +452,33 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
                 lua_pushvalue(L, -2);
                 lua_rawset(L, t);
             }
+            lua_replace(L, x);                           /* [.., t, key, fx] */
             if (hx >= h) h = hx + 1;
-            lua_pop(L, 1);
         }
+        if (depth == 1 && f->compare != NULL) flux_comparepair(L, f->old, f->compare);
         lua_pop(L, 1);
     }
     if (h > FLUX_COPY_MAX_DEPTH) luaL_error(L, "table nested deeper than %d levels", FLUX_COPY_MAX_DEPTH);
-    flux_mark(L, t, h);
+    flux_mark(L, t, h, f);
     return h;
 }
 
-/* [.., v] -> [.., frozen], with the session at `session`. */
-static void flux_freezetop(lua_State *L, int session) {
+/* [.., v] -> [.., frozen]. The drafts userdata is at `drafts`; `live`: its live drafts are frozen into the
+ * state; `compare`: v's pairs are compared with the old state's at `old` (see FluxFreeze). */
+static void flux_freezetop(lua_State *L, int drafts, int live, int old, FluxCompare *compare) {
     FluxFreeze f;
-    f.session = lua_absindex(L, session);
-    flux_freezevalue(L, -1, &f, 1);                      /* [.., v, frozen] */
-    lua_remove(L, -2);
+    f.drafts = drafts;
+    f.live = live;
+    f.old = old;
+    f.compare = compare;
+    lua_getiuservalue(L, drafts, U_MARKS);
+    lua_pushnil(L);
+    lua_rotate(L, -3, 2);                                /* [.., marks, memo, v] */
+    f.memo = lua_gettop(L) - 1;
+    f.marks = f.memo - 1;
+    flux_freezevalue(L, -1, &f, 1);                      /* [.., marks, memo, v, frozen] */
+    lua_replace(L, f.marks);
+    lua_pop(L, 2);
 }
 
 /* Whether every key of the table at absolute index b is a key of the table at absolute index a. */
@@ -436,46 +517,85 @@ int flux_sameshape(lua_State *L, int a, int b, int depth) {
     return flux_keysin(L, b, a);                         /* no key only b has */
 }
 
+/* [..] -> [.., drafts]: the FluxDrafts userdata. */
+static FluxDrafts *flux_pushdrafts(lua_State *L) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &draftskey);
+    return (FluxDrafts *)lua_touserdata(L, -1);
+}
+
 /* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
  * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
  * the old one is the old one: nobody hears of it and no undo step is made. The second result is the old
  * state's undo cost beside the new one (flux_tablecost), counted in the same walk of its top table as the
- * comparison (flux_samestate); 0 when the state is the old one. A failed handler leaves its session current until
- * the next call: its drafts can still be written (to copies of their own) but never frozen into a
- * state. */
+ * comparison (flux_samestate); 0 when the state is the old one. A failed handler leaves its session live
+ * until the next call: its drafts can still be written (to copies of their own) but never frozen into a
+ * state. A session that another began while the handler ran (a handler reached from a handler) is not
+ * frozen: its drafts died with it. */
 static int flux_invoke(lua_State *L) {
     long long bytes = 0;
+    unsigned generation;
+    FluxDrafts *d;
+    FluxCompare compare;
+    int i;
     lua_settop(L, 3);
-    lua_createtable(L, R_FROZEN, 2);                     /* the state's draft's record, the draft and it */
+    d = flux_pushdrafts(L);                              /* [handler, state, action, drafts] */
+    lua_pushnil(L);
+    lua_setiuservalue(L, 4, U_NESTED);                   /* the last session's nested drafts die */
+    lua_getiuservalue(L, 4, U_TOP);                      /* [.., drafts, record] */
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, 5, R_BASE);
+    for (i = R_COPY; i <= R_COUNT; i++) {                /* R_PARENT and R_KEY stay nil: a state has none */
+        if (i == R_PARENT || i == R_KEY || i == R_DRAFT) continue;
+        lua_pushnil(L);
+        lua_rawseti(L, 5, i);
+    }
+    lua_createtable(L, 0, 0);                            /* the state's draft */
+    lua_getiuservalue(L, 4, U_METATABLE);
+    lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);      /* [handler, state, action, session] */
-    flux_pushdraft(L, 2, 0, 0);                          /* [handler, state, action, session, draft] */
+    lua_rawseti(L, 5, R_DRAFT);                          /* [.., drafts, record, draft] */
+    d->top = lua_topointer(L, 6);
+    generation = ++d->generation;
     lua_pushvalue(L, 1);
-    lua_pushvalue(L, 5);
+    lua_insert(L, 6);
     lua_pushvalue(L, 3);
-    lua_call(L, 2, 1);                                   /* [handler, state, action, session, draft, new] */
-    if (lua_isnil(L, 6)) lua_pop(L, 1);                  /* nothing returned: the draft as changed */
-    if (lua_type(L, -1) == LUA_TTABLE) {
-        flux_freezetop(L, 4);
-        if (lua_rawequal(L, 2, -1) || flux_samestate(L, 2, -1, &bytes)) {
-            lua_pushvalue(L, 2);                         /* untouched, or made equal: the old state */
+    lua_call(L, 2, 1);                                   /* [handler, state, action, drafts, record, new] */
+    if (d->generation != generation) luaL_error(L, "a state draft's handler was interrupted by another handler");
+    if (lua_isnil(L, 6)) {                               /* nothing returned: the draft as changed */
+        lua_pop(L, 1);
+        lua_rawgeti(L, 5, R_DRAFT);
+    }
+    if (lua_type(L, 6) == LUA_TTABLE) {
+        lua_Integer count = -1;
+        lua_rawgeti(L, 5, R_DRAFT);
+        if (lua_rawequal(L, 6, -1) && lua_rawgeti(L, 5, R_COUNT) == LUA_TNUMBER) count = lua_tointeger(L, -1);
+        lua_settop(L, 6);
+        flux_comparebegin(&compare);
+        flux_freezetop(L, 4, 1, 2, count >= 0 ? &compare : NULL);
+        /* the draft's copy, made from the old state, compared as it was frozen: the same when it has the
+         * old state's pairs, all of them alike */
+        if (lua_rawequal(L, 2, -1)) bytes = 0;
+        else if (count >= 0 && compare.matched == count) bytes = compare.same ? -1 : compare.bytes;
+        else if (flux_samestate(L, 2, -1, &bytes)) bytes = -1;
+        if (bytes < 0) {
+            lua_pushvalue(L, 2);                         /* made equal: the old state */
             bytes = 0;
         }
     }
-    lua_pushboolean(L, 0);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
+    d->top = NULL;                                       /* the session's drafts die */
+    lua_pushnil(L);
+    lua_setiuservalue(L, 4, U_NESTED);
     lua_pushinteger(L, (lua_Integer)bytes);
     return 2;
 }
 
-/* freeze(table): a state from a script (flux.store's initial state), the script keeping its own table. */
+/* freeze(table): a state from a script (flux.store's initial state), the script keeping its own table. No
+ * draft is part of it: a draft there is an error. */
 static int flux_freeze(lua_State *L) {
     lua_settop(L, 1);
-    lua_pushboolean(L, 0);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);     /* no draft is live */
-    lua_newtable(L);                                     /* a session of its own, for the memo alone */
-    lua_insert(L, 1);
-    flux_freezetop(L, 1);
+    flux_pushdrafts(L);
+    lua_insert(L, 1);                                    /* [drafts, table] */
+    flux_freezetop(L, 1, 0, 0, NULL);
     return 1;
 }
 
@@ -490,12 +610,19 @@ void flux_opendrafts(lua_State *L) {
         {"__pairs", flux_draft_pairs},
         {NULL, NULL},
     };
-    luaL_newmetatable(L, FLUX_DRAFT_METATABLE);
-    luaL_setfuncs(L, methods, 0);
-    flux_protectmetatable(L, FLUX_DRAFT_METATABLE);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &metatablekey);
+    FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_METATABLE);
+    d->top = NULL;
+    d->generation = 0;
+    lua_createtable(L, R_COUNT, 0);
+    lua_setiuservalue(L, -2, U_TOP);
     lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &markskey);
-    lua_pushboolean(L, 0);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &sessionkey);
+    lua_setiuservalue(L, -2, U_MARKS);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &draftskey);      /* [drafts] */
+    luaL_newmetatable(L, FLUX_DRAFT_METATABLE);
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, methods, 1);                       /* each method's upvalue: the drafts */
+    flux_protectmetatable(L, FLUX_DRAFT_METATABLE);
+    lua_setiuservalue(L, -2, U_METATABLE);
+    lua_pop(L, 1);
 }

@@ -42,4 +42,16 @@ int flux_sameshape(lua_State *L, int a, int b, int depth);
  * (cost.c). */
 int flux_samestate(lua_State *L, int old, int now, long long *bytes);
 
+/* A new state compared with the old one pair by pair as it is walked: whether all pairs were alike, how many
+ * of the old state's keys it has, and the old state's undo cost beside it so far (cost.c). */
+typedef struct {
+    int same;
+    long long matched;
+    long long pairs;   /* what is left of FLUX_COST_BUDGET */
+    long long bytes;
+} FluxCompare;
+void flux_comparebegin(FluxCompare *c);
+/* [.., key, value] of the new state: compares the pair with the old state's at absolute index `old`. */
+void flux_comparepair(lua_State *L, int old, FluxCompare *c);
+
 #endif

@@ -64,6 +64,56 @@ struct LuaStoreSpec {
         #expect(world.dispatcher.history.undoLabels == ["s.change"])
     }
 
+    @Test("a field set to what it held, or to an equal table, is no change; a field taken away and another added is one")
+    func equalFieldsAreNoChange() throws {
+        try world.run(#"""
+        flux.store{name = "s", state = {n = 1, tags = {"a"}, x = true}, on = {
+          ["s.same"] = function(state) state.n = 1 end,
+          ["s.equal"] = function(state) state.tags = {"a"} end,
+          ["s.swap"] = function(state) state.x = nil state.y = true end,
+        }}
+        heard = 0
+        flux.subscribe("s", function() heard = heard + 1 end)
+        flux.dispatch("s.same")
+        flux.dispatch("s.equal")
+        """#)
+        #expect(try world.run("return heard") == [.integer(1)])
+        #expect(world.dispatcher.history.undoLabels.isEmpty)
+        try world.run("flux.dispatch('s.swap')")
+        #expect(try world.run("local s = flux.state('s') return heard, s.x, s.y, s.n, s.tags[1]")
+            == [.integer(2), .nil, .boolean(true), .integer(1), .string("a")])
+        #expect(world.dispatcher.history.undoLabels == ["s.swap"])
+        try world.dispatcher.undo()
+        #expect(try world.run("local s = flux.state('s') return s.x, s.y") == [.boolean(true), .nil])
+    }
+
+    @Test("drafts a handler kept are dead while later handlers run, its own store's and another's: an error, and no state changes")
+    func keptDraftsStayDead() throws {
+        try world.run(#"""
+        flux.store{name = "a", state = {n = 0, box = {v = 0}}, on = {
+          ["a.keep"] = function(s) kept, keptbox = s, s.box s.n = s.n + 1 end,
+          ["a.use"] = function(s)
+            local box = s.box
+            errors = {select(2, pcall(function() kept.n = 99 end)), select(2, pcall(function() keptbox.v = 99 end))}
+            s.n = s.n + 1
+          end,
+        }}
+        flux.store{name = "b", state = {n = 0}, on = {["b.use"] = function(s)
+          other = select(2, pcall(function() return kept.n end))
+          s.n = 1
+        end}}
+        flux.dispatch("a.keep")
+        flux.dispatch("a.use")
+        flux.dispatch("b.use")
+        """#)
+        #expect(try world.run("return errors[1], errors[2], other").allSatisfy {
+            if case let .string(message) = $0 { return message.contains("a state draft was used after its handler returned") }
+            return false
+        })
+        #expect(try world.run("local a = flux.state('a') return a.n, a.box.v, flux.state('b').n")
+            == [.integer(2), .integer(0), .integer(1)])
+    }
+
     @Test("declared payload fields are checked as a Swift action's: unknown field, wrong type, missing field refused; optional may be left out")
     func declaredFields() throws {
         try world.run(#"""
