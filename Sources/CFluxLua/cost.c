@@ -62,6 +62,10 @@ int flux_samestate(lua_State *L, int old, int now, long long *bytes) {
     return same && flux_keysin(L, now, old);             /* no key only the new state has */
 }
 
+long long flux_flatcost(long long pairs) {
+    return FLUX_TABLE_HEADER + FLUX_TABLE_SLOT * (pairs < FLUX_COST_BUDGET ? pairs : FLUX_COST_BUDGET);
+}
+
 void flux_comparebegin(FluxCompare *c) {
     c->same = 1;
     c->matched = 0;

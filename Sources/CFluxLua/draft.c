@@ -37,6 +37,8 @@ static const char heightkey = 0;  /* in a mark: its height */
 typedef struct {
     const void *top;        /* the state's draft while its session is live; NULL when none is */
     unsigned generation;    /* one more for each session */
+    int tables;             /* a table was written or linked into a copy, or a nested draft written */
+    long long differing;    /* otherwise: how many fields of the state's copy differ from the old state's */
 } FluxDrafts;
 enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE };
 
@@ -128,6 +130,7 @@ static void flux_link(lua_State *L, int record, int parent, int key) {
         lua_pushvalue(L, key);
         lua_rawgeti(L, record, R_DRAFT);
         lua_rawset(L, -5);                               /* pcopy[key] = draft */
+        ((FluxDrafts *)lua_touserdata(L, DRAFTS))->tables = 1;
     }
     lua_pop(L, 4);
 }
@@ -156,8 +159,6 @@ static void flux_touch(lua_State *L, int record) {
         copy = base + 1;
         lua_insert(L, copy);
         while (lua_gettop(L) > copy) lua_rawset(L, copy);
-        lua_pushinteger(L, count);
-        lua_rawseti(L, record, R_COUNT);
     } else {                                             /* a large one counted first: the copy is sized once */
         lua_settop(L, base);
         count = 0;
@@ -175,6 +176,8 @@ static void flux_touch(lua_State *L, int record) {
             lua_rawset(L, copy);
         }
     }
+    lua_pushinteger(L, count);
+    lua_rawseti(L, record, R_COUNT);
     lua_rawseti(L, record, R_COPY);                      /* [.., base] */
     lua_pop(L, 1);
     if (lua_rawgeti(L, record, R_PARENT) != LUA_TNIL) {  /* [.., parent] */
@@ -305,14 +308,31 @@ static int flux_draft_index(lua_State *L) {
     return 1;
 }
 
+/* A write to the state's own draft that puts no table in nor takes one out is counted in the FluxDrafts:
+ * whether the field now differs from the old state's, so that freezing such a draft needs no walk. */
 static int flux_draft_newindex(lua_State *L) {
+    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
+    int counted;
     lua_settop(L, 3);
     flux_pushrecord(L, 1);                               /* [d, k, v, record] */
     flux_touch(L, 4);
-    lua_rawgeti(L, 4, R_COPY);
+    lua_rawgeti(L, 4, R_COPY);                           /* [d, k, v, record, copy] */
     lua_pushvalue(L, 2);
+    counted = lua_topointer(L, 1) == d->top && lua_type(L, 3) != LUA_TTABLE && lua_rawget(L, 5) != LUA_TTABLE;
+    lua_pushvalue(L, 2);                                 /* [d, k, v, record, copy, was, k] */
     lua_pushvalue(L, 3);
-    lua_rawset(L, -3);
+    lua_rawset(L, 5);                                    /* may raise (a nil or NaN key): nothing counted yet */
+    if (!counted) {
+        d->tables = 1;
+    } else {
+        int before, after;
+        lua_rawgeti(L, 4, R_BASE);
+        lua_pushvalue(L, 2);
+        lua_rawget(L, -2);                               /* [d, k, v, record, copy, was, base, old] */
+        before = !lua_rawequal(L, 6, -1);
+        after = !lua_rawequal(L, 3, -1);
+        d->differing += after - before;
+    }
     return 0;
 }
 
@@ -539,6 +559,8 @@ static int flux_invoke(lua_State *L) {
     int i;
     lua_settop(L, 3);
     d = flux_pushdrafts(L);                              /* [handler, state, action, drafts] */
+    d->tables = 0;
+    d->differing = 0;
     lua_pushnil(L);
     lua_setiuservalue(L, 4, U_NESTED);                   /* the last session's nested drafts die */
     lua_getiuservalue(L, 4, U_TOP);                      /* [.., drafts, record] */
@@ -570,16 +592,31 @@ static int flux_invoke(lua_State *L) {
         lua_rawgeti(L, 5, R_DRAFT);
         if (lua_rawequal(L, 6, -1) && lua_rawgeti(L, 5, R_COUNT) == LUA_TNUMBER) count = lua_tointeger(L, -1);
         lua_settop(L, 6);
-        flux_comparebegin(&compare);
-        flux_freezetop(L, 4, 1, 2, count >= 0 ? &compare : NULL);
-        /* the draft's copy, made from the old state, compared as it was frozen: the same when it has the
-         * old state's pairs, all of them alike */
-        if (lua_rawequal(L, 2, -1)) bytes = 0;
-        else if (count >= 0 && compare.matched == count) bytes = compare.same ? -1 : compare.bytes;
-        else if (flux_samestate(L, 2, -1, &bytes)) bytes = -1;
-        if (bytes < 0) {
-            lua_pushvalue(L, 2);                         /* made equal: the old state */
-            bytes = 0;
+        lua_pushnil(L);
+        if (count >= 0 && !d->tables && !lua_next(L, 6) && lua_getmetatable(L, 2)) {
+            /* the draft's copy, changed in fields that hold no table: the old state's tables and height,
+             * the fields counted as they were written */
+            if (d->differing == 0) {
+                lua_pushvalue(L, 2);
+            } else {
+                lua_rawgeti(L, 5, R_COPY);
+                lua_insert(L, -2);
+                lua_setmetatable(L, -2);                 /* the old state's mark */
+                bytes = flux_flatcost(count);
+            }
+        } else {
+            lua_settop(L, 6);
+            flux_comparebegin(&compare);
+            flux_freezetop(L, 4, 1, 2, count >= 0 && count <= FLUX_TOUCH_STACKED ? &compare : NULL);
+            /* the draft's copy, made from the old state, compared as it was frozen: the same when it has
+             * the old state's pairs, all of them alike */
+            if (lua_rawequal(L, 2, -1)) bytes = 0;
+            else if (count >= 0 && count <= FLUX_TOUCH_STACKED && compare.matched == count) bytes = compare.same ? -1 : compare.bytes;
+            else if (flux_samestate(L, 2, -1, &bytes)) bytes = -1;
+            if (bytes < 0) {
+                lua_pushvalue(L, 2);                     /* made equal: the old state */
+                bytes = 0;
+            }
         }
     }
     d->top = NULL;                                       /* the session's drafts die */
@@ -613,6 +650,8 @@ void flux_opendrafts(lua_State *L) {
     FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_METATABLE);
     d->top = NULL;
     d->generation = 0;
+    d->tables = 0;
+    d->differing = 0;
     lua_createtable(L, R_COUNT, 0);
     lua_setiuservalue(L, -2, U_TOP);
     lua_newtable(L);

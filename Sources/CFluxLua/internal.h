@@ -42,6 +42,8 @@ int flux_sameshape(lua_State *L, int a, int b, int depth);
  * (cost.c). */
 int flux_samestate(lua_State *L, int old, int now, long long *bytes);
 
+/* The undo cost of a state of `pairs` pairs beside one that holds the same tables (cost.c). */
+long long flux_flatcost(long long pairs);
 /* A new state compared with the old one pair by pair as it is walked: whether all pairs were alike, how many
  * of the old state's keys it has, and the old state's undo cost beside it so far (cost.c). */
 typedef struct {

@@ -64,21 +64,28 @@ struct LuaStoreSpec {
         #expect(world.dispatcher.history.undoLabels == ["s.change"])
     }
 
-    @Test("a field set to what it held, or to an equal table, is no change; a field taken away and another added is one")
+    @Test("a field set to what it held, or back, or to an equal table, is no change; a field taken away and another added is one")
     func equalFieldsAreNoChange() throws {
         try world.run(#"""
         flux.store{name = "s", state = {n = 1, tags = {"a"}, x = true}, on = {
           ["s.same"] = function(state) state.n = 1 end,
+          ["s.back"] = function(state) state.n = 2 state.x = false state.n = 1 state.x = true end,
+          ["s.refused"] = function(state) pcall(function() state[nil] = 1 end) state.x = true end,
           ["s.equal"] = function(state) state.tags = {"a"} end,
+          ["s.raw"] = function(state) state.n = 5 rawset(state, "z", 1) end,
           ["s.swap"] = function(state) state.x = nil state.y = true end,
         }}
         heard = 0
         flux.subscribe("s", function() heard = heard + 1 end)
         flux.dispatch("s.same")
+        flux.dispatch("s.back")
+        flux.dispatch("s.refused")
         flux.dispatch("s.equal")
         """#)
         #expect(try world.run("return heard") == [.integer(1)])
         #expect(world.dispatcher.history.undoLabels.isEmpty)
+        #expect(world.error("flux.dispatch('s.raw')").contains("a state draft was changed with rawset"))
+        #expect(try world.run("return heard, flux.state('s').n") == [.integer(1), .integer(1)])
         try world.run("flux.dispatch('s.swap')")
         #expect(try world.run("local s = flux.state('s') return heard, s.x, s.y, s.n, s.tags[1]")
             == [.integer(2), .nil, .boolean(true), .integer(1), .string("a")])
