@@ -636,6 +636,12 @@ static int flux_freeze(lua_State *L) {
     return 1;
 }
 
+int flux_takesaction(lua_State *L) {
+    lua_Debug ar;
+    lua_getinfo(L, ">u", &ar);
+    return ar.nparams >= 2 || ar.isvararg;
+}
+
 void flux_pushinvoke(lua_State *L) { lua_pushcfunction(L, flux_invoke); }
 void flux_pushfreeze(lua_State *L) { lua_pushcfunction(L, flux_freeze); }
 

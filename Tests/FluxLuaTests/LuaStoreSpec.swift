@@ -94,6 +94,26 @@ struct LuaStoreSpec {
         #expect(try world.run("local s = flux.state('s') return s.x, s.y") == [.boolean(true), .nil])
     }
 
+    @Test("a handler sees the action whether it names it, takes it among varargs, or is a C function; one that declares only the state changes it all the same")
+    func handlersSeeTheAction() throws {
+        try world.run(#"""
+        flux.store{name = "h", state = {n = 0, got = ""}, on = {
+          ["h.named"] = function(s, a) s.got = a.type .. a.by end,
+          ["h.varargs"] = function(...) local s, a = ... s.got = a.type .. a.by end,
+          ["h.state"] = function(s) s.n = s.n + 1 end,
+          ["h.c"] = table.insert,
+        }}
+        flux.dispatch("h.named", {by = 1})
+        named = flux.state("h").got
+        flux.dispatch("h.varargs", {by = 2})
+        varargs = flux.state("h").got
+        flux.dispatch("h.state")
+        flux.dispatch("h.c")
+        """#)
+        #expect(try world.run("return named, varargs, flux.state('h').n, flux.state('h')[1].type")
+            == [.string("h.named1"), .string("h.varargs2"), .integer(1), .string("h.c")])
+    }
+
     @Test("drafts a handler kept are dead while later handlers run, its own store's and another's: an error, and no state changes")
     func keptDraftsStayDead() throws {
         try world.run(#"""

@@ -193,6 +193,10 @@ long long flux_tablecost(lua_State *L, int t, int shared, long long budget);
  * state (see draft.c), and the undo cost of `state` beside it (flux_tablecost with FLUX_COST_BUDGET). */
 void flux_pushinvoke(lua_State *L);
 
+/* [.., handler] -> [..]. Whether a handler can see the action invoke passes it: it declares a second
+ * parameter or takes varargs (a C function always can). One that cannot is given nil: no table is made. */
+int flux_takesaction(lua_State *L);
+
 /* [..] -> [.., freeze]. freeze(table): the published state made from a script's table, which stays the
  * script's. */
 void flux_pushfreeze(lua_State *L);

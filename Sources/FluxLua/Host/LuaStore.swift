@@ -75,25 +75,35 @@ final class LuaStore: StoreProtocol {
 
     func begin() { checkpoint = current }
 
-    /// The handler of the action handled last, and that action's name as a Lua string: a run of one
-    /// action neither hashes its name into `handlers` nor makes a Lua string of it again.
-    private var lastRoute: (name: String, handler: LuaRef, type: LuaRef)?
+    /// A handler, the name of its action as a Lua string, and whether the handler can see the action
+    /// (`flux_takesaction`): one declared `function(state)` is not given an action table it cannot read.
+    private struct Route {
+        let handler: LuaRef
+        let type: LuaRef?
+        let takesAction: Bool
+    }
 
-    /// `action`'s handler and its name as a Lua string, or nil when this store does not handle it.
-    private func route(_ action: String) throws -> (handler: LuaRef, type: LuaRef?)? {
-        if let lastRoute, lastRoute.name == action { return (lastRoute.handler, lastRoute.type) }
+    /// The route of the action handled last, and that action's name: a run of one action neither hashes
+    /// its name into `handlers` nor makes a Lua string of it again.
+    private var lastRoute: (name: String, route: Route)?
+
+    /// `action`'s route, or nil when this store does not handle it.
+    private func route(_ action: String) throws -> Route? {
+        if let lastRoute, lastRoute.name == action { return lastRoute.route }
         guard let handler = handlers[action] else { return nil }
-        guard let lua = host?.activeStack else { return (handler, nil) }
+        guard let lua = host?.activeStack else { return Route(handler: handler, type: nil, takesAction: true) }
         try lua.ensureSpace(1)
         lua.push(action)
         let type = lua.ref(at: -1)
         lua.pop()
-        lastRoute = (action, handler, type)
-        return (handler, type)
+        lua.push(handler)
+        let route = Route(handler: handler, type: type, takesAction: flux_takesaction(lua.state) != 0)
+        lastRoute = (action, route)
+        return route
     }
 
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
-        guard let (handler, type) = try route(action.name) else { return }
+        guard let route = try route(action.name) else { return }
         if !waitFor.isEmpty {
             try dispatcher.waitFor(try waitFor.map { other in
                 guard let token = dispatcher.token(named: other) else {
@@ -105,7 +115,7 @@ final class LuaStore: StoreProtocol {
         guard let host else { throw FluxHostError.closed }
         let next: StepCost?
         do {
-            next = try call(handler, type: type, for: action, host: host)
+            next = try call(route, for: action, host: host)
         } catch let error as LuaError {
             throw FluxScriptError(error.message, traceback: error.traceback)
         }
@@ -126,12 +136,12 @@ final class LuaStore: StoreProtocol {
     /// The last change a handler made, with its cost.
     private var stepCost: StepCost?
 
-    private func call(_ handler: LuaRef, type: LuaRef?, for action: any Action, host: FluxHost) throws -> StepCost? {
+    private func call(_ route: Route, for action: any Action, host: FluxHost) throws -> StepCost? {
         let before = current
         return try host.activeStack.call(host.invoke, results: 2, arguments: { lua in
-            lua.push(handler)
+            lua.push(route.handler)
             lua.push(before)
-            try host.pushAction(action, type: type, on: lua)
+            if route.takesAction { try host.pushAction(action, type: route.type, on: lua) } else { lua.pushNil() }
         }, read: { lua, results in
             switch lua.type(at: results.lowerBound) {
             case .table:
