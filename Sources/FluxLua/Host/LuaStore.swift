@@ -167,9 +167,17 @@ final class LuaStore: StoreProtocol {
     }
 
     func cost(of snapshot: Any) -> Int {
+        if let stepCost, stepCost.after === current, Self.holds(snapshot, stepCost.before) { return stepCost.cost }
         guard let host, let table = snapshot as? LuaRef else { return 0 }
-        if let stepCost, stepCost.before === table, stepCost.after === current { return stepCost.cost }
         return host.activeStack.tableCost(of: table, sharingWith: current)
+    }
+
+    /// Whether `snapshot` is `table` itself. An `Any` holding a class instance holds the reference in the
+    /// first word of its inline buffer (Swift's stable layout of existentials), so this is a type check
+    /// and a load where `as?` is a dynamic cast: the undo step of every dispatch asks it.
+    private static func holds(_ snapshot: Any, _ table: LuaRef) -> Bool {
+        guard type(of: snapshot) == LuaRef.self else { return false }
+        return withUnsafeBytes(of: snapshot) { $0.load(as: UnsafeRawPointer.self) } == UnsafeRawPointer(Unmanaged.passUnretained(table).toOpaque())
     }
 
     func publish() {
