@@ -28,7 +28,8 @@
 
 #define FLUX_DRAFT_METATABLE "flux.draft"
 
-static const char draftskey = 0;  /* registry: the FluxDrafts userdata */
+static const char invokekey = 0;  /* registry: invoke, with the FluxDrafts userdata as its upvalue */
+static const char freezekey = 0;  /* registry: freeze, likewise */
 static const char heightkey = 0;  /* in a mark: its height */
 
 /* The sessions of one state. Its user values: U_TOP, the state's draft's record (reused); U_NESTED, the
@@ -537,9 +538,9 @@ int flux_sameshape(lua_State *L, int a, int b, int depth) {
     return flux_keysin(L, b, a);                         /* no key only b has */
 }
 
-/* [..] -> [.., drafts]: the FluxDrafts userdata. */
+/* [..] -> [.., drafts]: the FluxDrafts userdata, invoke's and freeze's upvalue. */
 static FluxDrafts *flux_pushdrafts(lua_State *L) {
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &draftskey);
+    lua_pushvalue(L, DRAFTS);
     return (FluxDrafts *)lua_touserdata(L, -1);
 }
 
@@ -571,15 +572,14 @@ static int flux_invoke(lua_State *L) {
         lua_pushnil(L);
         lua_rawseti(L, 5, i);
     }
+    lua_pushvalue(L, 1);
     lua_createtable(L, 0, 0);                            /* the state's draft */
     lua_getiuservalue(L, 4, U_METATABLE);
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, 5, R_DRAFT);                          /* [.., drafts, record, draft] */
-    d->top = lua_topointer(L, 6);
+    lua_rawseti(L, 5, R_DRAFT);                          /* [.., drafts, record, handler, draft] */
+    d->top = lua_topointer(L, 7);
     generation = ++d->generation;
-    lua_pushvalue(L, 1);
-    lua_insert(L, 6);
     lua_pushvalue(L, 3);
     lua_call(L, 2, 1);                                   /* [handler, state, action, drafts, record, new] */
     if (d->generation != generation) luaL_error(L, "a state draft's handler was interrupted by another handler");
@@ -588,9 +588,8 @@ static int flux_invoke(lua_State *L) {
         lua_rawgeti(L, 5, R_DRAFT);
     }
     if (lua_type(L, 6) == LUA_TTABLE) {
-        lua_Integer count = -1;
-        lua_rawgeti(L, 5, R_DRAFT);
-        if (lua_rawequal(L, 6, -1) && lua_rawgeti(L, 5, R_COUNT) == LUA_TNUMBER) count = lua_tointeger(L, -1);
+        lua_Integer count = -1;                          /* the session is this one: d->top is its draft */
+        if (lua_topointer(L, 6) == d->top && lua_rawgeti(L, 5, R_COUNT) == LUA_TNUMBER) count = lua_tointeger(L, -1);
         lua_settop(L, 6);
         lua_pushnil(L);
         if (count >= 0 && !d->tables && !lua_next(L, 6) && lua_getmetatable(L, 2)) {
@@ -642,8 +641,10 @@ int flux_takesaction(lua_State *L) {
     return ar.nparams >= 2 || ar.isvararg;
 }
 
-void flux_pushinvoke(lua_State *L) { lua_pushcfunction(L, flux_invoke); }
-void flux_pushfreeze(lua_State *L) { lua_pushcfunction(L, flux_freeze); }
+/* Made once with the drafts as their upvalue (flux_opendrafts, in a protected call): pushing them later
+ * allocates nothing. */
+void flux_pushinvoke(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &invokekey); }
+void flux_pushfreeze(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &freezekey); }
 
 void flux_opendrafts(lua_State *L) {
     static const luaL_Reg methods[] = {
@@ -663,7 +664,11 @@ void flux_opendrafts(lua_State *L) {
     lua_newtable(L);
     lua_setiuservalue(L, -2, U_MARKS);
     lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &draftskey);      /* [drafts] */
+    lua_pushcclosure(L, flux_invoke, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &invokekey);
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, flux_freeze, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &freezekey);      /* [drafts] */
     luaL_newmetatable(L, FLUX_DRAFT_METATABLE);
     lua_pushvalue(L, -2);
     luaL_setfuncs(L, methods, 1);                       /* each method's upvalue: the drafts */
