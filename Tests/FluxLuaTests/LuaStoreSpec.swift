@@ -114,6 +114,35 @@ struct LuaStoreSpec {
             == [.string("h.named1"), .string("h.varargs2"), .integer(1), .string("h.c")])
     }
 
+    @Test("the debug library reaches no published state: not through a draft's iterator, a C function's locals, a view's user values, nor the function running the handler")
+    func debugLibraryReachesNoState() throws {
+        try world.run(#"""
+        flux.store{name = "d", state = {n = 0}, on = {
+          ["d.upvalue"] = function(s) local _, t = debug.getupvalue(pairs(s), 2) t.n = 99 end,
+          ["d.local"] = function(s) local _, t = debug.getlocal(2, 2) t.n = 99 end,
+          ["d.setlocal"] = function(s) debug.setlocal(2, 4, {}) s.n = 1 end,
+          ["d.invoke"] = function(s) invoke = debug.getinfo(2, "f").func s.n = 1 end,
+          ["d.up"] = function(s) s.n = s.n + 1 end,
+        }}
+        flux.subscribe("d", function(state) viewed = {pcall(debug.getuservalue, state, 1)} end)
+        errors = {}
+        for _, action in ipairs{"d.upvalue", "d.local", "d.setlocal"} do
+          errors[#errors + 1] = select(2, pcall(flux.dispatch, action))
+        end
+        flux.dispatch("d.invoke")
+        flux.dispatch("d.up")
+        flux.undo()
+        flux.undo()
+        """#)
+        let errors = try world.run("return errors[1], errors[2], errors[3], viewed[2]")
+        for (error, expected) in zip(errors, ["cannot read the upvalues of a C function", "cannot reach the locals of a C function",
+                                              "cannot reach the locals of a C function", "cannot read the user values of the host's userdata"]) {
+            guard case let .string(message) = error else { Issue.record("no error: \(error)"); continue }
+            #expect(message.contains(expected), "\(message)")
+        }
+        #expect(try world.run("return flux.state('d').n, viewed[1], invoke") == [.integer(0), .boolean(false), .nil])
+    }
+
     @Test("drafts a handler kept are dead while later handlers run, its own store's and another's: an error, and no state changes")
     func keptDraftsStayDead() throws {
         try world.run(#"""
