@@ -32,7 +32,7 @@ void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (control->enforce && control->limit != 0 && nsize > old
         && (control->used >= control->limit || nsize - old > control->limit - control->used))
         return NULL;
-    void *block = realloc(ptr, nsize);
+    void *block = ptr != NULL ? realloc(ptr, nsize) : malloc(nsize); /* a new object: malloc's shorter path */
     if (block != NULL) control->used = control->used - old + nsize;
     return block;
 }
