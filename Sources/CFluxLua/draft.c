@@ -16,13 +16,17 @@
  * once per state and reused by every call. A draft's record is {base, copy, parent, key, draft, more,
  * frozen, count}: the table it stands for, its own copy once written to, where it was read from (more such
  * places in `more`, for a table the state holds twice), what freezing made of it, and how many pairs the
- * base has (known when a small one is copied: freezing then compares the copy with the old state as it
- * walks it, instead of walking both again). The state's own draft is
- * known by its address and has a record the userdata keeps from call to call, so a handler that changes
- * a field of its state makes two tables (its draft and the copy), no bookkeeping. Drafts of nested tables
- * are found in a table made on the first of them (nested[base] = draft, nested[draft] = record). When the
- * handler returns, the session ends: the address is forgotten and the nested table dropped, so every
- * draft of it is dead.
+ * base has (counted when the copy is made). The state's own draft is known by its address and has a
+ * record the userdata keeps from call to call, so a handler that changes a field of its state makes two
+ * tables (its draft and the copy) and no bookkeeping. Drafts of nested tables are found in a table made on
+ * the first of them (nested[base] = draft, nested[draft] = record). When the handler returns, the session
+ * ends: the address is forgotten and the nested table dropped, so every draft of it is dead.
+ *
+ * Freezing walks only what it must. Writes to the state's own draft that put no table in and take none out
+ * are counted as they happen (does the field now differ from the old state's?): such a copy holds the old
+ * state's tables, so it takes the old state's mark, its undo cost is a header and a slot a pair, and a
+ * count of 0 is no change. Otherwise the result is frozen, and a copy of a small state compared with the
+ * old one and costed, in one walk.
  */
 #include "internal.h"
 
@@ -47,7 +51,7 @@ enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE };
 #define DRAFTS lua_upvalueindex(1)
 
 /* Record slots. R_FROZEN: what freezing made of the draft (its copy, or its base when untouched);
- * R_COUNT: the pairs of its base, when the copy was made from a small one. */
+ * R_COUNT: the pairs of its base, counted when the copy was made. */
 enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE, R_FROZEN, R_COUNT };
 
 /* The most pairs a first write copies in one pass, held on the stack; a larger table is read twice. */
@@ -547,8 +551,10 @@ static FluxDrafts *flux_pushdrafts(lua_State *L) {
 /* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
  * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
  * the old one is the old one: nobody hears of it and no undo step is made. The second result is the old
- * state's undo cost beside the new one (flux_tablecost), counted in the same walk of its top table as the
- * comparison (flux_samestate); 0 when the state is the old one. A failed handler leaves its session live
+ * state's undo cost beside the new one, as flux_tablecost counts it: from the counted writes, in the walk
+ * that freezes, or in one walk of the old state's top table with the comparison (flux_samestate); 0 when
+ * the state is the old one. `action` is nil for a handler that cannot see it. A failed handler leaves its
+ * session live
  * until the next call: its drafts can still be written (to copies of their own) but never frozen into a
  * state. A session that another began while the handler ran (a handler reached from a handler) is not
  * frozen: its drafts died with it. */

@@ -31,7 +31,8 @@ void flux_opendebug(lua_State *L);
 /* Sets up the view metatable and its cache (view.c). */
 void flux_openviews(lua_State *L);
 
-/* Sets up the draft metatable, the marks of published tables and the session slot (draft.c). */
+/* Sets up the drafts' bookkeeping (its userdata, the draft metatable, the marks of published tables) and
+ * the invoke and freeze functions (draft.c). */
 void flux_opendrafts(lua_State *L);
 /* Whether every key of the table at absolute index b is a key of the table at absolute index a (draft.c). */
 int flux_keysin(lua_State *L, int b, int a);
