@@ -33,6 +33,34 @@ struct LuaStoreHistorySpec {
         #expect(try host.run(#"return flux.state("big").n"#) == [.integer(39)])
     }
 
+    @Test("a step that sets fields of a wide Lua state costs the state it replaced, a header and a slot a pair; setting a field back is no step")
+    func wideStateSteps() throws {
+        let dispatcher = Dispatcher()
+        let host = FluxHost(dispatcher: dispatcher)
+        try host.run(#"""
+        local state = {list = {1, 2, 3}}
+        for i = 1, 39 do state["f" .. i] = i end
+        flux.store{
+          name = "wide",
+          state = state,
+          on = {
+            ["wide.set"] = function(s) s.f1 = s.f1 + 1 s.f39 = -s.f39 end,
+            ["wide.back"] = function(s) local f = s.f2 s.f2 = "x" s.f2 = f end,
+            ["wide.grow"] = function(s) s.f40 = true end,
+          },
+        }
+        for i = 1, 3 do flux.dispatch("wide.set") end
+        flux.dispatch("wide.back")
+        flux.dispatch("wide.grow")
+        """#)
+        #expect(dispatcher.history.undoLabels == ["wide.set", "wide.set", "wide.set", "wide.grow"])
+        #expect(dispatcher.history.cost == 4 * (56 + 32 * 40))
+        #expect(try host.run(#"local s = flux.state("wide") return s.f1, s.f39, s.f40, s.list[3]"#)
+            == [.integer(4), .integer(-39), .boolean(true), .integer(3)])
+        while try dispatcher.undo() {}
+        #expect(try host.run(#"local s = flux.state("wide") return s.f1, s.f39, s.f40"#) == [.integer(1), .integer(39), .nil])
+    }
+
     @Test("a step that changes one field of a large Lua state counts what it changed, not the whole state")
     func sharedPartsAreNotCounted() throws {
         let dispatcher = Dispatcher()
