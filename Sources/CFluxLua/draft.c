@@ -643,6 +643,10 @@ static int flux_freeze(lua_State *L) {
 
 int flux_takesaction(lua_State *L) {
     lua_Debug ar;
+    if (lua_type(L, -1) != LUA_TFUNCTION) {              /* callable some other way: it may see anything */
+        lua_pop(L, 1);
+        return 1;
+    }
     lua_getinfo(L, ">u", &ar);
     return ar.nparams >= 2 || ar.isvararg;
 }
