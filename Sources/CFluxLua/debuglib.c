@@ -6,7 +6,8 @@
  *   would run code beyond every budget and Ctrl-C. A script's own metatables it returns as they are.
  * - debug.getregistry is refused: the registry holds those metatables and the host's own tables.
  * - debug.setupvalue refuses a C function: the host's C closures trust their upvalues (a Swift function's
- *   box, a draft's table, a wrapped coroutine), as Lua's own libraries do.
+ *   box, a draft's table, a wrapped coroutine), as Lua's own libraries do. debug.getupvalue refuses one
+ *   too: a table a C closure holds (the names `flux.dispatch` has resolved) is changed through its value.
  */
 #include "internal.h"
 
@@ -54,6 +55,18 @@ static int flux_debugsetupvalue(lua_State *L) {
     return 1;
 }
 
+/* debug.getupvalue(f, up), as in ldblib, but never on a C function. */
+static int flux_debuggetupvalue(lua_State *L) {
+    const char *name;
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    luaL_argcheck(L, !lua_iscfunction(L, 1), 1, "cannot read the upvalues of a C function");
+    name = lua_getupvalue(L, 1, (int)luaL_checkinteger(L, 2));
+    if (name == NULL) return 0;
+    lua_pushstring(L, name);
+    lua_insert(L, -2);
+    return 2;
+}
+
 void flux_opendebug(lua_State *L) {
     if (lua_getglobal(L, "debug") == LUA_TTABLE) {
         lua_pushcfunction(L, flux_debuggetmetatable);
@@ -62,6 +75,8 @@ void flux_opendebug(lua_State *L) {
         lua_setfield(L, -2, "getregistry");
         lua_pushcfunction(L, flux_debugsetupvalue);
         lua_setfield(L, -2, "setupvalue");
+        lua_pushcfunction(L, flux_debuggetupvalue);
+        lua_setfield(L, -2, "getupvalue");
     }
     lua_pop(L, 1);
 }
