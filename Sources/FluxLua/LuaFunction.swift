@@ -38,6 +38,7 @@ final class LuaFunctionBox {
     }
 
     /// The entry point `flux_keyedtrampoline` calls with the integer the argument was the key of.
+    @inline(__always)
     static func call(_ state: OpaquePointer, _ box: UnsafeMutableRawPointer, key: Int) -> Int32 {
         Unmanaged<LuaFunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { function in
             let stack = LuaStack(state)
@@ -58,12 +59,15 @@ final class LuaFunctionBox {
     }
 
     /// `results`, or the error for a function that claims more results than it pushed.
+    @inline(__always)
     private static func checked(_ results: Int32, on stack: LuaStack) -> Int32 {
-        guard results >= 0, results <= stack.top else {
-            stack.push("a Swift function returned \(results) results but pushed \(stack.top)")
-            return FLUX_RAISE_WHERE
-        }
-        return results
+        results >= 0 && results <= stack.top ? results : miscounted(results, on: stack)
+    }
+
+    @inline(never)
+    private static func miscounted(_ results: Int32, on stack: LuaStack) -> Int32 {
+        stack.push("a Swift function returned \(results) results but pushed \(stack.top)")
+        return FLUX_RAISE_WHERE
     }
 }
 
