@@ -6,7 +6,6 @@ import Flux
 extension FluxHost {
     func installModule() {
         let lua = vm.stack
-        resolver = ActionResolver(dispatcher: dispatcher, stack: lua)
         loadStateFunctions(on: lua)
         defineStateProxy()
         defineSubscription()
