@@ -102,10 +102,11 @@ static int flux_trampoline(lua_State *L) {
     return flux_callswift(L, 0, 0);
 }
 
-/* The C function behind a keyed Swift function: upvalue 2 is the table of keys. One argument found
- * there with an integer value goes to the keyed body, whatever else to the function itself. */
+/* The C function behind a keyed Swift function: upvalue 2 is the table of keys. One string argument
+ * found there with an integer value goes to the keyed body, whatever else to the function itself (a table
+ * argument is not looked up: it is never a key, and the lookup would slow that call down). */
 static int flux_keyedtrampoline(lua_State *L) {
-    if (lua_gettop(L) == 1) {
+    if (lua_gettop(L) == 1 && lua_type(L, 1) == LUA_TSTRING) {
         int isinteger;
         lua_Integer key;
         lua_pushvalue(L, 1);                                          /* [arg, arg] */

@@ -13,7 +13,7 @@ import CLua
 public typealias LuaFunction = (LuaStack) throws -> Int32
 
 /// The shortcut of a keyed Lua function (``LuaStack/push(function:keyedBy:_:)``): called with the integer
-/// its one argument (at stack index 1, the integer at 2) is the key of. Returns as a ``LuaFunction`` does.
+/// its one string argument (at stack index 1, the integer at 2) is the key of. Returns as a ``LuaFunction`` does.
 public typealias LuaKeyedFunction = (LuaStack, Int) throws -> Int32
 
 /// The Swift side of a Lua function: the closure `flux_trampoline` reaches through its upvalue.
@@ -83,7 +83,7 @@ extension LuaStack {
     }
 
     /// [..] -> [.., function]. A Lua function that runs `body`, or `keyed` when it is called with one
-    /// argument that is a key of the table `keys` (raw access) with an integer value: the lookup is made
+    /// string argument that is a key of the table `keys` (raw access) with an integer value: the lookup is made
     /// in C, before Swift is entered. `keys` stays the function's, out of scripts' reach (the debug library
     /// reads no C function's upvalues); what is in it when the function is called decides.
     public func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, _ keyed: @escaping LuaKeyedFunction) {

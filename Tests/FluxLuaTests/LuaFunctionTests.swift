@@ -151,10 +151,10 @@ extension FluxLuaTests {
             #expect(weakToken == nil)
         }
 
-        @Test("a keyed function answers one argument found in its table with an integer by its shortcut, any other call by its body")
+        @Test("a keyed function answers one string argument found in its table with an integer by its shortcut, any other call by its body")
         func keyed() throws {
             let vm = LuaVM()
-            try vm.run("keys = {a = 1, half = 2.5, word = 'x'}")
+            try vm.run("keys = {a = 1, half = 2.5, word = 'x'} keys[3] = 4 keys[keys] = 5")
             vm.register("pick", in: "host", { lua in
                 lua.push("body of \(lua.top)")
                 return 1
@@ -164,7 +164,8 @@ extension FluxLuaTests {
                 return 1
             }
             #expect(try vm.run("return host.pick('a')") == ["key 1"])
-            for call in ["host.pick('half')", "host.pick('word')", "host.pick('z')", "host.pick(nil)", "host.pick(0/0)"] {
+            for call in ["host.pick('half')", "host.pick('word')", "host.pick('z')", "host.pick(nil)", "host.pick(0/0)",
+                         "host.pick(3)", "host.pick(keys)"] {
                 #expect(try vm.run("return \(call)") == ["body of 1"], "\(call)")
             }
             #expect(try vm.run("return host.pick('a', 1)") == ["body of 2"])

@@ -169,8 +169,8 @@ void flux_protectmetatable(lua_State *L, const char *name);
 void flux_pushswiftfunction(lua_State *L, void *box);
 
 /* [.., keys] -> [.., function]. flux_pushswiftfunction's function, with a shortcut: called with one
- * argument that is a key of the table `keys` (raw) with an integer value, it calls the keyed body of
- * `box` with that integer instead (no table lookup in Swift). Any other call goes to the Swift function. */
+ * string argument that is a key of the table `keys` (raw) with an integer value, it calls the keyed body
+ * of `box` with that integer instead (no table lookup in Swift). Any other call goes to the Swift function. */
 void flux_pushkeyedfunction(lua_State *L, void *box);
 
 /* ---------------------------------------------------------------------------------------------------------
