@@ -101,7 +101,7 @@ struct ResolvedDispatchSpec {
     @Test("the table of resolved names is out of scripts' reach")
     func namesOutOfReach() throws {
         try world.run(#"flux.dispatch("tally.add")"#)
-        #expect(world.error(#"local names = debug.getupvalue(flux.dispatch, 2) names["tally.add"] = 99"#)
+        #expect(world.error(#"local _, names = debug.getupvalue(flux.dispatch, 2) names["tally.add"] = 99"#)
             == "chunk:1: bad argument #1 to 'getupvalue' (cannot read the upvalues of a C function)")
         #expect(try world.run("local x = 4 local function f() return x end return debug.getupvalue(f, 1)") == ["x", 4])
         try world.run(#"flux.dispatch("tally.add")"#)

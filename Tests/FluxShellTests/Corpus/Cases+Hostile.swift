@@ -139,7 +139,7 @@ extension Corpus {
             title: "a Swift function's box replaced through debug.setupvalue, then the function called"),
         lua(.hostile, "local wrapped = coroutine.wrap(function() end) debug.setupvalue(wrapped, 1, 42) wrapped()",
             "cannot change the upvalues of a C function", title: "a wrapped coroutine replaced through debug.setupvalue"),
-        lua(.hostile, "flux.dispatch('probe.add', {by = 1}) debug.getupvalue(flux.dispatch, 2)['probe.add'] = 99 flux.dispatch('probe.add')",
+        lua(.hostile, "flux.dispatch('probe.add', {by = 1}) select(2, debug.getupvalue(flux.dispatch, 2))['probe.add'] = 99 flux.dispatch('probe.add')",
             "cannot read the upvalues of a C function",
             outcome: .asIf(["flux.dispatch('probe.add', {by = 1})"], why: "the first dispatch ran; the names it resolved stayed out of reach"),
             title: "the table of resolved action names rewritten through debug.getupvalue"),
