@@ -73,9 +73,16 @@ final class ActionResolver {
     /// The action `id` with no payload, as it is kept for every dispatch of it.
     ///
     /// - Throws: ``ActionError/unknownAction(_:)`` for an id this resolver never gave.
+    @inline(__always)
     func prepared(_ id: Int) throws -> PreparedAction {
+        if entries.indices.contains(id), let prepared = entries[id].withoutPayload { return prepared }
+        return try prepare(id)
+    }
+
+    /// Makes the action `id` with no payload, the first time it is dispatched (or after a registry change).
+    @inline(never)
+    private func prepare(_ id: Int) throws -> PreparedAction {
         guard entries.indices.contains(id) else { throw ActionError.unknownAction("#\(id)") }
-        if let prepared = entries[id].withoutPayload { return prepared }
         let prepared = try PreparedAction(dispatcher.registry.decode(entries[id].name, json: nil))
         entries[id].withoutPayload = prepared
         return prepared
