@@ -69,11 +69,11 @@ int flux_load(lua_State *L, const char *source, size_t length, const char *name,
     return status;
 }
 
-/* The C function behind every Swift function. Upvalue 1 is a userdata holding the Swift box. Swift runs
+/* Calls Swift: the function `box` stands for, or its keyed body with `key` when `keyed`. Swift runs
  * without the memory cap (an allocation failure would raise across its frames) and reports errors by
  * returning a FLUX_RAISE value; the error is raised here, after Swift has returned. What Swift pushed
  * counts against the cap all the same: past it once a collection has run, the call fails. */
-static int flux_trampoline(lua_State *L) {
+static int flux_callswift(lua_State *L, int keyed, lua_Integer key) {
     FluxControl *control = flux_getcontrol(L);
     void *box = *(void **)lua_touserdata(L, lua_upvalueindex(1));
     int enforce = control->enforce;
@@ -81,7 +81,7 @@ static int flux_trampoline(lua_State *L) {
     if (box == NULL) return luaL_error(L, "attempt to call a Swift function that was released");
     if (control->closed) return luaL_error(L, "attempt to call a Swift function while the Lua state closes");
     control->enforce = 0;
-    results = control->call(L, box);
+    results = keyed ? control->callkeyed(L, box, key) : control->call(L, box);
     control->enforce = enforce;
     if (enforce && control->limit != 0 && control->used > control->limit) {
         /* An allocation under the cap: after an emergency collection, "not enough memory" if still past. */
@@ -95,6 +95,28 @@ static int flux_trampoline(lua_State *L) {
         lua_concat(L, 2);  /* [.., where..message] */
     }
     return lua_error(L);
+}
+
+/* The C function behind every Swift function. Upvalue 1 is a userdata holding the Swift box. */
+static int flux_trampoline(lua_State *L) {
+    return flux_callswift(L, 0, 0);
+}
+
+/* The C function behind a keyed Swift function: upvalue 2 is the table of keys. One string argument
+ * found there with an integer value goes to the keyed body, whatever else to the function itself (a table
+ * argument is not looked up: it is never a key, and the lookup would slow that call down). */
+static int flux_keyedtrampoline(lua_State *L) {
+    if (lua_gettop(L) == 1 && lua_type(L, 1) == LUA_TSTRING) {
+        int isinteger;
+        lua_Integer key;
+        lua_pushvalue(L, 1);                                          /* [arg, arg] */
+        if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER) {      /* [arg, keys[arg]] */
+            key = lua_tointegerx(L, -1, &isinteger);
+            if (isinteger) return flux_callswift(L, 1, key);          /* the value stays: no results */
+        }
+        lua_pop(L, 1);                                                /* [arg] */
+    }
+    return flux_callswift(L, 0, 0);
 }
 
 /* __gc of every userdata that holds a Swift object: drops the retain the userdata held. Upvalue 1 is the
@@ -141,4 +163,11 @@ void flux_pushswiftfunction(lua_State *L, void *box) {
     flux_newbox(L, box);                     /* [.., box] */
     luaL_setmetatable(L, FLUX_BOX_METATABLE);
     lua_pushcclosure(L, flux_trampoline, 1); /* [.., function] */
+}
+
+void flux_pushkeyedfunction(lua_State *L, void *box) {
+    flux_newbox(L, box);                          /* [.., keys, box] */
+    luaL_setmetatable(L, FLUX_BOX_METATABLE);
+    lua_insert(L, -2);                            /* [.., box, keys] */
+    lua_pushcclosure(L, flux_keyedtrampoline, 2); /* [.., function] */
 }

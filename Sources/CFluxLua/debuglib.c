@@ -8,7 +8,7 @@
  * - debug.setupvalue refuses a C function: the host's C closures trust their upvalues (a Swift function's
  *   box, a draft's table, a wrapped coroutine), as Lua's own libraries do; debug.getupvalue refuses one
  *   too, since those upvalues are tables no script may hold (the published state a draft reads through,
- *   the drafts' bookkeeping).
+ *   the drafts' bookkeeping, the names `flux.dispatch` has resolved).
  * - debug.getuservalue and debug.setuservalue refuse a full userdata: a script makes none, and the host's
  *   keep what no script may reach in their user values (the published state under a read-only view).
  * - debug.getlocal and debug.setlocal refuse the frame of a C function (its stack holds the host's values:

@@ -12,32 +12,62 @@ import CLua
 /// a C-call boundary".
 public typealias LuaFunction = (LuaStack) throws -> Int32
 
+/// The shortcut of a keyed Lua function (``LuaStack/push(function:keyedBy:_:)``): called with the integer
+/// its one string argument (at stack index 1, the integer at 2) is the key of. Returns as a ``LuaFunction`` does.
+public typealias LuaKeyedFunction = (LuaStack, Int) throws -> Int32
+
 /// The Swift side of a Lua function: the closure `flux_trampoline` reaches through its upvalue.
 ///
 /// The upvalue is a userdata holding a retained pointer to the box, so the box lives exactly as long as
 /// the Lua function; the userdata's `__gc` (`flux_box_gc`) releases it.
 final class LuaFunctionBox {
     let body: LuaFunction
+    /// The shortcut `flux_keyedtrampoline` calls, when the function is keyed (else `body`).
+    let keyed: LuaKeyedFunction
 
-    init(_ body: @escaping LuaFunction) {
+    init(_ body: @escaping LuaFunction, keyed: LuaKeyedFunction? = nil) {
         self.body = body
+        self.keyed = keyed ?? { stack, _ in try body(stack) }
     }
 
     /// The entry point `flux_trampoline` calls (through `FluxControl.call`). Returns the result count, or
     /// a FLUX_RAISE value once the error is pushed: the trampoline raises it after Swift has returned.
     static func call(_ state: OpaquePointer, _ box: UnsafeMutableRawPointer) -> Int32 {
         let function = Unmanaged<LuaFunctionBox>.fromOpaque(box).takeUnretainedValue()
-        let stack = LuaStack(state)
-        do {
-            let results = try function.body(stack)
-            guard results >= 0, results <= stack.top else {
-                stack.push("a Swift function returned \(results) results but pushed \(stack.top)")
-                return FLUX_RAISE_WHERE
+        return run(function.body, on: LuaStack(state))
+    }
+
+    /// The entry point `flux_keyedtrampoline` calls with the integer the argument was the key of.
+    @inline(__always)
+    static func call(_ state: OpaquePointer, _ box: UnsafeMutableRawPointer, key: Int) -> Int32 {
+        Unmanaged<LuaFunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { function in
+            let stack = LuaStack(state)
+            do {
+                return try checked(function.keyed(stack, key), on: stack)
+            } catch {
+                return stack.pushError(error)
             }
-            return results
+        }
+    }
+
+    private static func run(_ body: LuaFunction, on stack: LuaStack) -> Int32 {
+        do {
+            return try checked(body(stack), on: stack)
         } catch {
             return stack.pushError(error)
         }
+    }
+
+    /// `results`, or the error for a function that claims more results than it pushed.
+    @inline(__always)
+    private static func checked(_ results: Int32, on stack: LuaStack) -> Int32 {
+        results >= 0 && results <= stack.top ? results : miscounted(results, on: stack)
+    }
+
+    @inline(never)
+    private static func miscounted(_ results: Int32, on stack: LuaStack) -> Int32 {
+        stack.push("a Swift function returned \(results) results but pushed \(stack.top)")
+        return FLUX_RAISE_WHERE
     }
 }
 
@@ -50,6 +80,16 @@ extension LuaStack {
     public func push(function body: @escaping LuaFunction) {
         let box = Unmanaged.passRetained(LuaFunctionBox(body)).toOpaque()
         flux_pushswiftfunction(state, box)
+    }
+
+    /// [..] -> [.., function]. A Lua function that runs `body`, or `keyed` when it is called with one
+    /// string argument that is a key of the table `keys` (raw access) with an integer value: the lookup is made
+    /// in C, before Swift is entered. `keys` stays the function's, out of scripts' reach (the debug library
+    /// reads no C function's upvalues); what is in it when the function is called decides.
+    public func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, _ keyed: @escaping LuaKeyedFunction) {
+        let box = Unmanaged.passRetained(LuaFunctionBox(body, keyed: keyed)).toOpaque()
+        push(keys)
+        flux_pushkeyedfunction(state, box)
     }
 
     /// [..] -> [.., message]. Pushes the Lua rendering of `error` and returns how the trampoline is to

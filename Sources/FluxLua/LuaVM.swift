@@ -33,6 +33,7 @@ public final class LuaVM {
         control = LuaControl()
         let block = control.block
         block.pointee.call = { state, box in LuaFunctionBox.call(state!, box!) }
+        block.pointee.callkeyed = { state, box, key in LuaFunctionBox.call(state!, box!, key: Int(key)) }
         block.pointee.release = { box in Unmanaged<AnyObject>.fromOpaque(box!).release() }
         block.pointee.warn = { block, message in
             let control = Unmanaged<LuaControl>.fromOpaque(block!.pointee.owner).takeUnretainedValue()
@@ -217,15 +218,27 @@ public final class LuaVM {
     /// vm.register("now", in: "clock") { lua in lua.push(Double(clock())); return 1 }
     /// ```
     public func register(_ name: String, in table: String? = nil, _ body: @escaping LuaFunction) {
+        register(name, in: table, pushing: { $0.push(function: body) })
+    }
+
+    /// Makes `body` callable from Lua as `table.name` (or the global `name`), with `keyed`'s shortcut for
+    /// a call with one string argument found in `keys`: see ``LuaStack/push(function:keyedBy:_:)``.
+    public func register(_ name: String, in table: String? = nil, _ body: @escaping LuaFunction,
+                         keyedBy keys: LuaRef, _ keyed: @escaping LuaKeyedFunction) {
+        register(name, in: table, pushing: { $0.push(function: body, keyedBy: keys, keyed) })
+    }
+
+    /// Sets `table.name`, or the global `name`, to the function `pushFunction` pushes.
+    private func register(_ name: String, in table: String?, pushing pushFunction: (LuaStack) -> Void) {
         let base = stack.top
         defer { stack.top = base }
         guard let table else {
-            stack.push(function: body)
+            pushFunction(stack)
             stack.setGlobal(name)
             return
         }
         stack.pushModule(table)       // [.., module]
-        stack.push(function: body)    // [.., module, function]
+        pushFunction(stack)           // [.., module, function]
         stack.rawSet(name, in: -2)    // [.., module]
     }
 }

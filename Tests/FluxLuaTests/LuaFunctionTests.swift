@@ -150,5 +150,31 @@ extension FluxLuaTests {
             try vm.run("f = nil collectgarbage() collectgarbage()")
             #expect(weakToken == nil)
         }
+
+        @Test("a keyed function answers one string argument found in its table with an integer by its shortcut, any other call by its body")
+        func keyed() throws {
+            let vm = LuaVM()
+            try vm.run("keys = {a = 1, half = 2.5, word = 'x'} keys[3] = 4 keys[keys] = 5")
+            vm.register("pick", in: "host", { lua in
+                lua.push("body of \(lua.top)")
+                return 1
+            }, keyedBy: vm.globalRef("keys")) { lua, key in
+                if key == 13 { throw HostError() }
+                lua.push("key \(key)")
+                return 1
+            }
+            #expect(try vm.run("return host.pick('a')") == ["key 1"])
+            for call in ["host.pick('half')", "host.pick('word')", "host.pick('z')", "host.pick(nil)", "host.pick(0/0)",
+                         "host.pick(3)", "host.pick(keys)"] {
+                #expect(try vm.run("return \(call)") == ["body of 1"], "\(call)")
+            }
+            #expect(try vm.run("return host.pick('a', 1)") == ["body of 2"])
+            #expect(try vm.run("return host.pick()") == ["body of 0"])
+            // What the table holds when the function is called decides.
+            #expect(try vm.run("keys.z = 7 keys.a = nil return host.pick('z'), host.pick('a')") == ["key 7", "body of 1"])
+            #expect(try vm.run("keys.bad = 13 return pcall(function() host.pick('bad') end)", chunkName: "s")
+                == [false, "s:1: the host refused"])
+            #expect(vm.stack.top == 0)
+        }
     }
 }

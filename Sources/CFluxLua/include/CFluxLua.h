@@ -41,6 +41,9 @@ const char *flux_typename(lua_State *L, int idx);
 /* Calls the Swift function `box` stands for. Returns its result count, or one of the FLUX_RAISE values
  * once it has pushed an error value. */
 typedef int (*FluxSwiftCall)(lua_State *L, void *box);
+/* Calls the keyed body of the Swift function `box` stands for with the integer its argument was a key
+ * of (flux_pushkeyedfunction). Returns as a FluxSwiftCall does. */
+typedef int (*FluxSwiftKeyedCall)(lua_State *L, void *box, lua_Integer key);
 /* Releases a Swift object a userdata held (a function box or an object pushed to Lua). */
 typedef void (*FluxSwiftRelease)(void *box);
 
@@ -72,6 +75,7 @@ typedef struct FluxControl {
     lua_State *state;             /* the main thread; NULL once the state is closing */
     void *owner;                  /* the Swift object that owns this block (unretained) */
     FluxSwiftCall call;
+    FluxSwiftKeyedCall callkeyed;
     FluxSwiftRelease release;
     FluxSwiftWarn warn;           /* NULL: standard error */
 
@@ -163,6 +167,11 @@ void flux_protectmetatable(lua_State *L, const char *name);
 
 /* [..] -> [.., function]. A Lua function calling the Swift function `box` stands for. */
 void flux_pushswiftfunction(lua_State *L, void *box);
+
+/* [.., keys] -> [.., function]. flux_pushswiftfunction's function, with a shortcut: called with one
+ * string argument that is a key of the table `keys` (raw) with an integer value, it calls the keyed body
+ * of `box` with that integer instead (no table lookup in Swift). Any other call goes to the Swift function. */
+void flux_pushkeyedfunction(lua_State *L, void *box);
 
 /* ---------------------------------------------------------------------------------------------------------
  * State tables: deep copies and read-only views

@@ -13,6 +13,7 @@ extension Dispatcher {
     /// kept for undo, unless an open group already holds one from before its first action; `touched`
     /// then keeps only the changed targets, in order, to publish them.
     func keepChanges(_ name: String) {
+        if touchedCount == 1, openGroup == nil { return keepOnlyChange(name) }
         let group = openGroup
         let recording = history.isRecording
         // The step's states: the first inline — its target read from its registration only when the
@@ -54,6 +55,33 @@ extension Dispatcher {
         // Moved into the history (taken out of `first`), not retained there and released here.
         let note = registration._withUnsafeGuaranteedRef { registration in
             history.record(label: name, cost: cost, target: registration.transaction, kept: first.take().unsafelyUnwrapped.kept, rest: rest)
+        }
+        if let note { onNote(note) }
+    }
+
+    /// ``keepChanges(_:)`` for the usual action: one target touched, no group open. Its state from
+    /// before, when it changed, is the whole step: none of the bookkeeping for several is needed.
+    private func keepOnlyChange(_ name: String) {
+        let recording = history.isRecording
+        let registration = touched[0]
+        var kept: KeptState?
+        var cost = 0
+        let changed = registration._withUnsafeGuaranteedRef { registration -> Bool in
+            guard let commit = registration.object._withUnsafeGuaranteedRef({
+                registration.lane.commit($0, recording, &history.undoStack.spare)
+            }) else { return false }
+            kept = commit.state
+            cost = commit.cost
+            return true
+        }
+        guard changed else {
+            touchedCount = 0
+            return
+        }
+        guard kept != nil else { return }
+        // Moved into the history (taken out of `kept`), not retained there and released here.
+        let note = registration._withUnsafeGuaranteedRef { registration in
+            history.record(label: name, cost: cost, target: registration.transaction, kept: kept.take().unsafelyUnwrapped, rest: nil)
         }
         if let note { onNote(note) }
     }

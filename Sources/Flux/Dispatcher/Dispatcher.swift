@@ -303,7 +303,11 @@ public final class Dispatcher {
             running = registration.waitingOne
         }
         if touchedCount < touched.count {
-            touched[touchedCount] = Unmanaged.passUnretained(registration)
+            // A dispatch loop touches the same store action after action: a slot already holding it is
+            // not written again (a write checks that the list is not shared).
+            if touched[touchedCount].toOpaque() != Unmanaged.passUnretained(registration).toOpaque() {
+                touched[touchedCount] = Unmanaged.passUnretained(registration)
+            }
         } else {
             touched.append(Unmanaged.passUnretained(registration))
         }

@@ -103,9 +103,7 @@ public final class History {
     /// none: nil).
     func record(label: String, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?) -> String? {
         guard isRecording else { return nil }
-        if undoStack.isFull { self.cost -= undoStack.oldestCost }
-        self.cost += cost
-        undoStack.append(label: label, number: nextNumber(), cost: cost, target: target, kept: kept, rest: rest)
+        self.cost += cost - undoStack.append(label: label, number: nextNumber(), cost: cost, target: target, kept: kept, rest: rest)
         if !redoStack.isEmpty { redoStack.removeAll() }
         version &+= 1
         return self.cost > memoryLimit ? trimToMemoryLimit() : nil
@@ -131,9 +129,7 @@ public final class History {
 
     func pushUndo(_ entry: consuming HistoryEntry) -> String? {
         entry.number = nextNumber()
-        if undoStack.isFull { cost -= undoStack.oldestCost }
-        cost += entry.cost
-        undoStack.append(entry)
+        cost += entry.cost - undoStack.append(entry)
         return cost > memoryLimit ? trimToMemoryLimit() : nil
     }
 

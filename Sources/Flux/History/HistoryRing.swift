@@ -41,9 +41,11 @@ final class HistoryRing {
     var oldestCost: Int { count > 0 ? slots[head].cost : 0 }
 
     /// Adds a step as the newest; when full, it takes the oldest one's place. Its first state is
-    /// `target`'s in `kept`; `rest` holds the others, usually none (nil).
-    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?) {
-        guard capacity > 0 else { return }
+    /// `target`'s in `kept`; `rest` holds the others, usually none (nil). Returns what the step it
+    /// dropped cost (0 when it dropped none): read here, it costs no second look at the slot.
+    @discardableResult
+    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?) -> Int {
+        guard capacity > 0 else { return 0 }
         let index: Int
         let dropping: Bool
         if count < capacity {
@@ -58,9 +60,10 @@ final class HistoryRing {
         }
         // Taken over, not retained: the caller gives up its box.
         var box: KeptState? = consume kept
-        slots.withUnsafeMutableBufferPointer { slots in
+        return slots.withUnsafeMutableBufferPointer { slots in
             let slot = slots.baseAddress.unsafelyUnwrapped + index
-            let keepsSpare = dropping && slot.pointee.cost <= Self.spareCostLimit
+            let dropped = dropping ? slot.pointee.cost : 0
+            let keepsSpare = dropping && dropped <= Self.spareCostLimit
             // A dispatch loop repeats one action on one store: what a slot already holds is not
             // written again, which would retain the new value and release the old one.
             if slot.pointee.label != label { slot.pointee.label = label }
@@ -75,12 +78,14 @@ final class HistoryRing {
                 slot.pointee.first = HistoryEntry.Change(target: target, kept: box.take().unsafelyUnwrapped)
             }
             if let rest { slot.pointee.rest = rest } else if !slot.pointee.rest.isEmpty { slot.pointee.rest = [] }
+            return dropped
         }
     }
 
-    func append(_ entry: HistoryEntry) {
-        guard let first = entry.first else { return }
-        append(label: entry.label, number: entry.number, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest)
+    @discardableResult
+    func append(_ entry: HistoryEntry) -> Int {
+        guard let first = entry.first else { return 0 }
+        return append(label: entry.label, number: entry.number, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest)
     }
 
     /// Removes and returns the newest step.

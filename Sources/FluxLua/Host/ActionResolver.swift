@@ -8,12 +8,23 @@ import Flux
 final class ActionResolver {
     private struct Entry {
         let name: String
-        var withoutPayload: (any Action)?
+        var withoutPayload: PreparedAction?
+    }
+
+    /// A payload-less action made once. A class, so a dispatch borrows the action from it instead of
+    /// copying it out of the list.
+    final class PreparedAction {
+        let action: any Action
+
+        init(_ action: any Action) {
+            self.action = action
+        }
     }
 
     private let dispatcher: Dispatcher
-    private let names: LuaRef
-    private var entries: [Entry] = []
+    /// Each name resolved so far → its id; `flux.dispatch` looks a name up here in C.
+    let names: LuaRef
+    @exclusivity(unchecked) private var entries: [Entry] = []
 
     init(dispatcher: Dispatcher, stack: LuaStack) {
         self.dispatcher = dispatcher
@@ -56,10 +67,25 @@ final class ActionResolver {
 
     /// The action `id` with no payload.
     func action(_ id: Int) throws -> any Action {
-        if let action = entries[id].withoutPayload { return action }
-        let action = try dispatcher.registry.decode(entries[id].name, json: nil)
-        entries[id].withoutPayload = action
-        return action
+        try prepared(id).action
+    }
+
+    /// The action `id` with no payload, as it is kept for every dispatch of it.
+    ///
+    /// - Throws: ``ActionError/unknownAction(_:)`` for an id this resolver never gave.
+    @inline(__always)
+    func prepared(_ id: Int) throws -> PreparedAction {
+        if entries.indices.contains(id), let prepared = entries[id].withoutPayload { return prepared }
+        return try prepare(id)
+    }
+
+    /// Makes the action `id` with no payload, the first time it is dispatched (or after a registry change).
+    @inline(never)
+    private func prepare(_ id: Int) throws -> PreparedAction {
+        guard entries.indices.contains(id) else { throw ActionError.unknownAction("#\(id)") }
+        let prepared = try PreparedAction(dispatcher.registry.decode(entries[id].name, json: nil))
+        entries[id].withoutPayload = prepared
+        return prepared
     }
 
     /// The action `id` decoded from the payload table at `index`.

@@ -6,7 +6,6 @@ import Flux
 extension FluxHost {
     func installModule() {
         let lua = vm.stack
-        resolver = ActionResolver(dispatcher: dispatcher, stack: lua)
         loadStateFunctions(on: lua)
         defineStateProxy()
         defineSubscription()
@@ -17,7 +16,7 @@ extension FluxHost {
             ("state", { try $0.readState($1) }),
             ("actions", { try $0.listActions($1) }),
             // Dispatching (FluxHost+Dispatching)
-            ("dispatch", { try $0.dispatch($1) }),
+            // ("dispatch": below, with its shortcut for a name resolved before)
             ("group", { try $0.group($1) }),
             ("undo", { try $0.undo($1) }),
             ("redo", { try $0.redo($1) }),
@@ -34,6 +33,16 @@ extension FluxHost {
             ("watch", { try $0.watch($1) }),
         ]
         for (name, body) in functions { function(name, body) }
+        // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,
+        // picks the action; no argument to read in Swift. Whatever else goes through `dispatch(_:)`.
+        let reference = Reference(self)
+        vm.register("dispatch", in: "flux", { lua in
+            guard let host = reference.host else { throw FluxHostError.closed }
+            return try host.entered(from: lua) { try host.dispatch(LuaArguments(lua, function: "dispatch")) }
+        }, keyedBy: resolver.names) { lua, id in
+            guard let host = reference.host else { throw FluxHostError.closed }
+            return try host.entered(from: lua) { try host.dispatch(resolved: id) }
+        }
         lua.top = 0
     }
 
@@ -47,17 +56,34 @@ extension FluxHost {
     /// name. The VM may outlive the host (a finalizer, a VM handed to another host): a call then fails
     /// with an error.
     private func function(_ name: String, _ body: @escaping (FluxHost, LuaArguments) throws -> Int32) {
-        vm.register(name, in: "flux") { [weak self] lua in
-            guard let self else { throw FluxHostError.closed }
-            let outer = activeStack
-            activeStack = lua
-            defer { activeStack = outer }
-            do {
-                return try body(self, LuaArguments(lua, function: name))
-            } catch {
-                noteHandlerFailure(error)
-                throw error
-            }
+        let reference = Reference(self)
+        vm.register(name, in: "flux") { lua in
+            guard let host = reference.host else { throw FluxHostError.closed }
+            return try host.entered(from: lua) { try body(host, LuaArguments(lua, function: name)) }
+        }
+    }
+
+    /// The host as its functions reach it: weakly, through a constant, which reads without the
+    /// exclusivity check a captured `weak var` gets.
+    private final class Reference {
+        weak let host: FluxHost?
+
+        init(_ host: FluxHost) {
+            self.host = host
+        }
+    }
+
+    /// Runs `body`, a `flux` function called on the thread of `lua`, with that thread active.
+    @inline(__always)
+    private func entered(from lua: LuaStack, _ body: () throws -> Int32) throws -> Int32 {
+        let outer = activeStack
+        activeStack = lua
+        defer { activeStack = outer }
+        do {
+            return try body()
+        } catch {
+            noteHandlerFailure(error)
+            throw error
         }
     }
 

@@ -4,7 +4,17 @@ import Flux
 extension FluxHost {
     /// `flux.dispatch(name, payload?)` or `flux.dispatch{type = name, …}`.
     func dispatch(_ arguments: LuaArguments) throws -> Int32 {
-        let action = try action(from: arguments)
+        try dispatch(action(from: arguments))
+    }
+
+    /// `flux.dispatch(name)` with a name the resolver gave `id` before (found by `flux_keyedtrampoline`).
+    func dispatch(resolved id: Int) throws -> Int32 {
+        let prepared = try resolver.prepared(id)
+        return try withExtendedLifetime(prepared) { try dispatch(prepared.action) } // borrowed, not copied
+    }
+
+    @inline(__always)
+    private func dispatch(_ action: any Action) throws -> Int32 {
         try refuseWhileRendering("dispatch '\(action.name)'")
         try dispatcher.dispatch(action)
         return 0
