@@ -11,18 +11,22 @@
 
 #define FLUX_VIEW_METATABLE "flux.view" /* a Swift state proxy's is "flux.state" */
 
-/* The view metatable, kept under this address as well as its name: found without hashing a string. */
-static const char metatablekey = 0;
 /* registry: views[table] = its view, while the table lives */
 static const char viewskey = 0;
 
-/* Raises the argument error luaL_checkudata would unless the value at idx is a view. */
+/* [..] -> [.., mt]. The view metatable, kept in a registry slot of its own as well as under its name: found
+ * without hashing. */
+static void flux_pushviewmetatable(lua_State *L) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, flux_getcontrol(L)->viewmetatable);
+}
+
+/* Raises the argument error luaL_checkudata would unless the value at idx is a view. The metamethods hold
+ * the metatable as upvalue 1. */
 static void flux_checkview(lua_State *L, int idx) {
     int view = 0;
     if (lua_getmetatable(L, idx)) {
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
-        view = lua_rawequal(L, -1, -2);
-        lua_pop(L, 2);
+        view = lua_rawequal(L, -1, lua_upvalueindex(1));
+        lua_pop(L, 1);
     }
     if (!view) luaL_typeerror(L, idx, "flux.state");
 }
@@ -39,7 +43,7 @@ static void flux_makeview(lua_State *L) {
     lua_newuserdatauv(L, 0, 1);                           /* [.., t, view] */
     lua_pushvalue(L, -2);
     lua_setiuservalue(L, -2, 1);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+    flux_pushviewmetatable(L);
     lua_setmetatable(L, -2);
 }
 
@@ -97,7 +101,8 @@ static int flux_view_next(lua_State *L) {
 
 static int flux_view_pairs(lua_State *L) {
     flux_checkview(L, 1);
-    lua_pushcfunction(L, flux_view_next);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, flux_view_next, 1);
     lua_pushvalue(L, 1);
     lua_pushnil(L);
     return 3;
@@ -112,11 +117,12 @@ void flux_openviews(lua_State *L) {
         {NULL, NULL},
     };
     luaL_newmetatable(L, FLUX_VIEW_METATABLE);
-    luaL_setfuncs(L, methods, 0);
+    lua_pushvalue(L, -1);
+    luaL_setfuncs(L, methods, 1);                        /* each holds the metatable */
     lua_pushliteral(L, "flux.state");                    /* what tostring shows, as for a Swift state */
     lua_setfield(L, -2, "__name");
     flux_protectmetatable(L, "flux.state");
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &metatablekey);
+    flux_getcontrol(L)->viewmetatable = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_newtable(L);                                     /* views[table] = view, while the table lives */
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "k");

@@ -125,4 +125,47 @@ struct StateProxySpec {
         """#)
         #expect(reads == [.integer(0), .integer(1), .integer(2), .integer(1), .string("shelf 1"), .integer(2)])
     }
+
+    @Test("a view only a finalizer can reach reads its change there, after hundreds of changes made meanwhile")
+    func viewReachedByAFinalizer() throws {
+        // The collector brings the holder back for its finalizer, and the view with it; the changes the
+        // finalizer makes first need new views, and so make the host look for states no view can reach.
+        try world.run(#"""
+        collectgarbage("stop") -- the full collection below is the one that finds the holder
+        flux.subscribe("shelf", function(state)
+          if state.count == 1 then
+            setmetatable({view = state}, {__gc = function(holder)
+              for _ = 1, 300 do flux.dispatch("shelf.add") end
+              finalized = holder.view.title
+            end})
+          end
+        end)
+        for _ = 1, 100 do flux.dispatch("shelf.add") end
+        collectgarbage() collectgarbage()
+        collectgarbage("restart")
+        """#)
+        #expect(world.reports.isEmpty)
+        #expect(try world.run("return finalized, flux.state('shelf').count") == [.string("shelf 1"), .integer(400)])
+    }
+
+    @Test("a view's metamethods are out of reach, and its pairs iterator refuses anything but a view")
+    func metamethodsOutOfReach() throws {
+        try world.run(#"""
+        flux.dispatch("shelf.add")
+        flux.subscribe("shelf", function(state) shelf_view = state end)
+        flux.store{name = "c", state = {n = 1, tags = {"x"}}, on = {}}
+        flux.subscribe("c", function(state) lua_view = state end)
+        """#)
+        #expect(try world.run("return getmetatable(shelf_view), debug.getmetatable(shelf_view)") == [.string("flux.state"), .string("flux.state")])
+        #expect(try world.run("return getmetatable(lua_view), debug.getmetatable(lua_view)") == [.string("flux.state"), .string("flux.state")])
+        // The iterator `pairs` hands out is reachable: called by hand it reads only a view it is given.
+        try world.run("iterate = pairs(shelf_view)")
+        #expect(world.error("iterate({}, nil)").contains("flux.state expected, got table"))
+        #expect(world.error("iterate(newproxy and newproxy() or io.stdout, nil)").contains("flux.state expected"))
+        #expect(world.error("iterate(shelf_view, nil)").contains("flux.state expected"))
+        #expect(try world.run(#"local k = iterate(lua_view, nil) return k == "n" or k == "tags""#) == [.boolean(true)])
+        #expect(world.error("shelf_view.count = 5").contains("read-only"))
+        #expect(world.error("lua_view.n = 5").contains("read-only"))
+        #expect(try world.run("return shelf_view.count, lua_view.n, lua_view.tags[1]") == [.integer(1), .integer(1), .string("x")])
+    }
 }

@@ -96,6 +96,7 @@ typedef struct FluxControl {
     int script_hooks;             /* a script has set a hook with debug.sethook: the hook looks it up */
     int closed;                   /* set when the owner goes: Swift functions called after it raise an error */
     long long calls;              /* protected calls begun (flux_pcallwith), nested ones included */
+    int viewmetatable;            /* the registry slot (luaL_ref) of the state views' metatable (view.c) */
 } FluxControl;
 
 /* The block of the state L belongs to; every thread of a state carries it in its extra space. */
