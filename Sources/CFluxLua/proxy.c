@@ -9,7 +9,7 @@
  * brought back what finalizers will see, so a view only a finalizer can reach keeps its batch, and reads
  * its state, to the end.
  *
- * `view.field` is a C function that checks the view against the metatable it holds as an upvalue and calls
+ * `view.field` is a C function that checks the view's metatable against the one it knows and calls
  * the host's reader directly, as the trampoline calls a Swift function: without the cap, the error raised
  * once Swift has returned.
  */
@@ -24,24 +24,25 @@ typedef struct FluxProxy {
 typedef struct FluxProxyReader {
     void *context;
     FluxProxyRead read;
+    const void *metatable; /* the views' metatable, which the registry keeps (Lua never moves an object) */
 } FluxProxyReader;
 
 /* The view at idx; an argument error for anything else (a metamethod called by hand). */
-static const FluxProxy *flux_checkproxy(lua_State *L, int idx, int metatable) {
+static const FluxProxy *flux_checkproxy(lua_State *L, int idx, const FluxProxyReader *reader) {
     int mine = 0;
     if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
-        mine = lua_rawequal(L, -1, metatable);
+        mine = lua_topointer(L, -1) == reader->metatable;
         lua_pop(L, 1);
     }
     if (!mine) luaL_typeerror(L, idx, FLUX_PROXY_METATABLE);
     return (const FluxProxy *)lua_touserdata(L, idx);
 }
 
-/* view[key]: upvalue 1 is the metatable, 2 the reader. */
+/* view[key]: upvalue 1 is the reader. */
 static int flux_proxy_index(lua_State *L) {
     FluxControl *control = flux_getcontrol(L);
-    const FluxProxy *proxy = flux_checkproxy(L, 1, lua_upvalueindex(1));
-    const FluxProxyReader *reader = (const FluxProxyReader *)lua_touserdata(L, lua_upvalueindex(2));
+    const FluxProxyReader *reader = (const FluxProxyReader *)lua_touserdata(L, lua_upvalueindex(1));
+    const FluxProxy *proxy = flux_checkproxy(L, 1, reader);
     int enforce = control->enforce;
     int results;
     if (reader->context == NULL || control->closed) return luaL_error(L, "attempt to read a state while the Lua state closes");
@@ -66,12 +67,12 @@ void flux_openproxies(lua_State *L, FluxProxyRead read, void *context) {
     FluxProxyReader *reader;
     luaL_newmetatable(L, FLUX_PROXY_METATABLE);             /* [.., mt] */
     flux_protectmetatable(L, FLUX_PROXY_METATABLE);
-    lua_pushvalue(L, -1);
-    reader = (FluxProxyReader *)lua_newuserdatauv(L, sizeof(FluxProxyReader), 0); /* [.., mt, mt, reader] */
+    reader = (FluxProxyReader *)lua_newuserdatauv(L, sizeof(FluxProxyReader), 0); /* [.., mt, reader] */
     reader->context = context;
     reader->read = read;
+    reader->metatable = lua_topointer(L, -2);
     luaL_setmetatable(L, FLUX_BOX_METATABLE);              /* releases the context when collected */
-    lua_pushcclosure(L, flux_proxy_index, 2);
+    lua_pushcclosure(L, flux_proxy_index, 1);
     lua_setfield(L, -2, "__index");
 }
 

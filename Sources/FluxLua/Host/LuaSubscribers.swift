@@ -57,15 +57,14 @@ final class LuaSubscribers {
         lua_rawgeti(lua.state, flux_registryindex(), lua_Integer(table.id))
     }
 
-    /// [.., handler, table, view] -> [..]. Calls the members `from` to `to` (pair numbers) with the view;
-    /// each failure goes to `failed` with the member that failed, and the rest still run.
-    func tell(from: Int, to: Int, on lua: LuaStack, failed: (LuaError, LuaSubscription) -> Void) {
-        let base = lua.top - 3
+    /// [base: .., handler, table, view] -> [base: ..]. Calls the members `from` to `to` (pair numbers)
+    /// with the view; each failure goes to `failed` with the member that failed, and the rest still run.
+    func tell(from: Int, to: Int, above base: Int32, on lua: LuaStack, failed: (LuaError, LuaSubscription) -> Void) {
         defer { lua.top = base }
         notifying += 1
         defer {
             notifying -= 1
-            if notifying == 0 { tidy() }
+            if notifying == 0, cancelled > 0 { tidy() }
         }
         var next = from
         while next <= to {

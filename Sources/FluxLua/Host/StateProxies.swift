@@ -13,7 +13,7 @@ import CLua
 /// of them come free: making a view costs the same however many a script keeps, and a kept view keeps at
 /// most ``batchSize`` states.
 final class StateProxies {
-    static let batchSize = 32
+    static let batchSize = 64
 
     private struct Free: Encodable {}
 
@@ -103,12 +103,18 @@ final class StateProxies {
         }
         let slot = Int(slot)
         do {
-            switch lua.type(at: 2) {
-            case .string: try lua.withBytes(at: 2) { try reader.read(.key($0), of: states[slot], onto: lua) }
-            case .number:
-                guard let position = lua.integer(at: 2) else { lua.pushNil(); return 1 }
-                try reader.read(.position(position), of: states[slot], onto: lua)
-            default: lua.pushNil()
+            // The state is borrowed from its slot, not copied: nothing changes the slots during a read.
+            try states.withUnsafeBufferPointer { states in
+                switch lua_type(lua.state, 2) {
+                case LUA_TSTRING:
+                    var length = 0
+                    let bytes = lua_tolstring(lua.state, 2, &length) // a string: no conversion, no allocation
+                    try reader.read(.key(UnsafeRawBufferPointer(start: bytes, count: length)), of: states[slot], onto: lua)
+                case LUA_TNUMBER:
+                    guard let position = lua.integer(at: 2) else { return lua.pushNil() }
+                    try reader.read(.position(position), of: states[slot], onto: lua)
+                default: lua.pushNil()
+                }
             }
             return 1
         } catch {

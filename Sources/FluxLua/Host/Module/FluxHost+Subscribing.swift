@@ -63,7 +63,6 @@ extension FluxHost {
     /// `pushView` pushes, reporting each error.
     private func tell(_ subscribers: LuaSubscribers, from: Int = 1, to: Int? = nil, on lua: LuaStack,
                       view pushView: (LuaStack) throws -> Void) {
-        let name = subscribers.storeName
         let base = lua.top
         do {
             try lua.ensureSpace(8) // the handler, the table, the view, and a call's function and arguments
@@ -71,10 +70,12 @@ extension FluxHost {
             try pushView(lua)
         } catch {
             lua.top = base
+            let name = subscribers.storeName
             return report(error, heading: "error in subscriber of '\(name)'", source: "subscriber of '\(name)'",
                           callback: "subscribers of '\(name)'")
         }
-        subscribers.tell(from: from, to: to ?? subscribers.members.count, on: lua) { error, member in
+        subscribers.tell(from: from, to: to ?? subscribers.members.count, above: base, on: lua) { error, member in
+            let name = subscribers.storeName
             report(error, heading: "error in subscriber of '\(name)'", source: "subscriber of '\(name)'",
                    callback: "subscription \(member.number)")
         }
