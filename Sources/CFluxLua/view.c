@@ -20,13 +20,15 @@ static void flux_pushviewmetatable(lua_State *L) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, flux_getcontrol(L)->viewmetatable);
 }
 
-/* Raises the argument error luaL_checkudata would unless the value at idx is a view. The metamethods hold
- * the metatable as upvalue 1. */
+/* Raises the argument error luaL_checkudata would unless the value at idx is a view. The functions hold no
+ * upvalue: the iterator __pairs hands out is within a script's reach, and debug.getupvalue would hand it
+ * the metatable. */
 static void flux_checkview(lua_State *L, int idx) {
     int view = 0;
     if (lua_getmetatable(L, idx)) {
-        view = lua_rawequal(L, -1, lua_upvalueindex(1));
-        lua_pop(L, 1);
+        flux_pushviewmetatable(L);
+        view = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
     }
     if (!view) luaL_typeerror(L, idx, "flux.state");
 }
@@ -101,8 +103,7 @@ static int flux_view_next(lua_State *L) {
 
 static int flux_view_pairs(lua_State *L) {
     flux_checkview(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushcclosure(L, flux_view_next, 1);
+    lua_pushcfunction(L, flux_view_next);
     lua_pushvalue(L, 1);
     lua_pushnil(L);
     return 3;
@@ -117,8 +118,7 @@ void flux_openviews(lua_State *L) {
         {NULL, NULL},
     };
     luaL_newmetatable(L, FLUX_VIEW_METATABLE);
-    lua_pushvalue(L, -1);
-    luaL_setfuncs(L, methods, 1);                        /* each holds the metatable */
+    luaL_setfuncs(L, methods, 0);
     lua_pushliteral(L, "flux.state");                    /* what tostring shows, as for a Swift state */
     lua_setfield(L, -2, "__name");
     flux_protectmetatable(L, "flux.state");
