@@ -65,7 +65,11 @@ static int flux_proxy_index(lua_State *L) {
 
 void flux_openproxies(lua_State *L, FluxProxyRead read, void *context) {
     FluxProxyReader *reader;
-    luaL_newmetatable(L, FLUX_PROXY_METATABLE);             /* [.., mt] */
+    /* A metatable of its own, not one registered by name: the views of another host on the same state (one
+     * gone, whose views a script kept) go on reading through their own table. */
+    lua_createtable(L, 0, 8);                               /* [.., mt] */
+    lua_pushliteral(L, FLUX_PROXY_METATABLE);
+    lua_setfield(L, -2, "__name");
     flux_protectmetatable(L, FLUX_PROXY_METATABLE);
     reader = (FluxProxyReader *)lua_newuserdatauv(L, sizeof(FluxProxyReader), 0); /* [.., mt, reader] */
     reader->context = context;

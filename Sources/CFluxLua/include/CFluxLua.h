@@ -206,7 +206,7 @@ void flux_pushfreeze(lua_State *L);
  * made in `generation`, and returns 1; or pushes an error message and returns a FLUX_RAISE value. */
 typedef int (*FluxProxyRead)(lua_State *L, void *context, lua_Integer slot, lua_Integer generation);
 
-/* [..] -> [.., metatable]. The metatable of Swift state views (hidden from scripts), whose __index calls
+/* [..] -> [.., metatable]. A new metatable for Swift state views (hidden from scripts), whose __index calls
  * `read` with `context`, a retained Swift object the state releases (FluxControl.release) when it closes;
  * the host gives it its other metamethods. Views are made by flux_pushproxy. */
 void flux_openproxies(lua_State *L, FluxProxyRead read, void *context);

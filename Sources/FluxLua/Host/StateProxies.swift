@@ -72,6 +72,11 @@ final class StateProxies {
         flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot]), metatable.id, token.unsafelyUnwrapped.id)
     }
 
+    /// [..] -> [.., metatable]. The views' metatable, for the host to give its other metamethods.
+    func pushMetatable(on lua: LuaStack) {
+        lua.push(metatable)
+    }
+
     /// The slot of the view at `index`, when it is one of this table's views (anything else is not).
     func slot(at index: Int32, on lua: LuaStack) -> Int? {
         var slot: lua_Integer = 0

@@ -57,7 +57,7 @@ extension FluxHost {
         let base = lua.top
         defer { lua.top = base }
         let proxies = stateProxies
-        _ = flux_getmetatable(lua.state, "flux.state")       // [.., mt]: __index is set
+        proxies.pushMetatable(on: lua)                       // [.., mt]: __index is set
         /// `body` as the metamethod `event`, given the slot of the view at 1.
         func define(_ event: LuaMetamethod, _ body: @escaping (LuaStack, Int) throws -> Int32) {
             lua.push(function: { lua in
