@@ -37,6 +37,40 @@ final class ShelfStore: Store<ShelfState> {
     }
 }
 
+/// Counts the states of a `CensusStore` still alive: each state holds a token of its own.
+final class Census {
+    var alive = 0
+}
+
+final class CensusToken {
+    let census: Census
+    init(_ census: Census) {
+        self.census = census
+        census.alive += 1
+    }
+    deinit { census.alive -= 1 }
+}
+
+struct CensusState: Encodable {
+    var count = 0
+    var token: CensusToken
+    enum CodingKeys: CodingKey { case count }
+}
+
+struct Count: Action {
+    static let name = "census.count"
+}
+
+final class CensusStore: Store<CensusState> {
+    init(dispatcher: Dispatcher, census: Census) {
+        super.init(name: "census", state: CensusState(token: CensusToken(census)), dispatcher: dispatcher)
+        on(Count.self) { state, _ in
+            state.count += 1
+            state.token = CensusToken(census)
+        }
+    }
+}
+
 @Suite("Reading a Swift store's state from Lua")
 struct StateProxySpec {
     let world = Harness()
@@ -170,5 +204,27 @@ struct StateProxySpec {
         #expect(world.error("shelf_view.count = 5").contains("read-only"))
         #expect(world.error("lua_view.n = 5").contains("read-only"))
         #expect(try world.run("return shelf_view.count, lua_view.n, lua_view.tags[1]") == [.integer(1), .integer(1), .string("x")])
+    }
+
+    @Test("states whose views a script let go are released soon after, not when the table of states fills up")
+    func droppedViewsLetTheirStatesGo() throws {
+        let census = Census()
+        _ = CensusStore(dispatcher: world.dispatcher, census: census)
+        // Two thousand views kept make room for thousands of states; once they are dropped and collected,
+        // the next changes must not keep every state until that room runs out.
+        try world.run(#"""
+        kept = {}
+        flux.subscribe("census", function(state) if kept then kept[#kept + 1] = state end end)
+        for _ = 1, 2000 do flux.dispatch("census.count") end
+        kept = nil
+        collectgarbage() collectgarbage()
+        for i = 1, 1200 do
+          flux.dispatch("census.count")
+          if i % 100 == 0 then collectgarbage() end
+        end
+        """#)
+        // What is left: the undo history's states, the views of the changes since the last collection.
+        #expect(census.alive < 600, "\(census.alive) states alive")
+        #expect(try world.run("collectgarbage() return flux.state('census').count") == [.integer(3_200)])
     }
 }

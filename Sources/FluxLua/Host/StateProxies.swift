@@ -8,10 +8,11 @@ import CLua
 /// A slot keeps its state as long as a view of it can be reached, so a view a script keeps reads the state
 /// it was made with after any later change. Views have no finalizer. Slots are handed out in batches of
 /// ``batchSize``; every view of a batch holds the batch's token, which Lua keeps as a weak key while any of
-/// them lives. When no batch is free, the table asks Lua which tokens are still alive
-/// (`flux_markproxies`) and frees the batches of the others, doubling its batches unless three quarters
-/// of them come free: making a view costs the same however many a script keeps, and a kept view keeps at
-/// most ``batchSize`` states.
+/// them lives. Every quarter of its batches handed out (or when none is free), the table asks Lua which
+/// tokens are still alive (`flux_markproxies`) and frees the batches of the others, doubling its batches
+/// unless a quarter of them come free: making a view costs the same however many a script keeps, a state
+/// no view can reach goes soon after the collector has found its views, and a kept view keeps at most
+/// ``batchSize`` states.
 final class StateProxies {
     static let batchSize = 64
 
@@ -28,6 +29,7 @@ final class StateProxies {
     /// Whether each batch is handed out (the one being filled, or one a view may still hold).
     @exclusivity(unchecked) private var held: [Bool] = []
     @exclusivity(unchecked) private var freeBatches: [Int] = []
+    @exclusivity(unchecked) private var batchesSinceSweep = 0
     /// The batch being filled: its token, held here until it is full, and its next slot.
     @exclusivity(unchecked) private var token: LuaRef?
     @exclusivity(unchecked) private var next = 0
@@ -127,11 +129,17 @@ final class StateProxies {
         }
     }
 
-    /// Hands out a free batch, sweeping first when there is none; the last batch's token is let go (its
-    /// views hold it now).
+    /// Hands out a free batch, sweeping first when none is left or a quarter of the batches were handed
+    /// out since the last sweep: states no view can reach go soon, and a sweep (which looks at every
+    /// batch) costs a view the same however many batches there are. The last batch's token is let go
+    /// (its views hold it now).
     private func startBatch(_ lua: LuaStack) {
         token = nil
-        if freeBatches.isEmpty { sweep(lua) }
+        batchesSinceSweep += 1
+        if freeBatches.isEmpty || batchesSinceSweep * 4 >= held.count {
+            batchesSinceSweep = 0
+            sweep(lua)
+        }
         let batch = freeBatches.removeLast()
         held[batch] = true
         flux_newproxybatch(lua.state, live.id, lua_Integer(batch))
@@ -140,8 +148,8 @@ final class StateProxies {
         end = next + Self.batchSize
     }
 
-    /// Frees the batches no view can reach any more; doubles the batches unless three quarters of them
-    /// are free, so a sweep comes after at least three times as many batches as it found alive.
+    /// Frees the batches no view can reach any more; doubles the batches unless a quarter of them are
+    /// free.
     private func sweep(_ lua: LuaStack) {
         let count = held.count
         var marks = [UInt8](repeating: 0, count: count)
@@ -155,7 +163,7 @@ final class StateProxies {
                 generations[slot] += 1
             }
         }
-        guard freeBatches.count * 4 < count * 3 || count == 0 else { return }
+        guard freeBatches.count * 4 < count || count == 0 else { return }
         let added = max(count, 4)
         let slots = added * Self.batchSize
         states.append(contentsOf: repeatElement(Free() as any Encodable, count: slots))
