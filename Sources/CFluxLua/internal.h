@@ -7,6 +7,7 @@
 /* Registry names. */
 #define FLUX_BOX_METATABLE "flux.SwiftFunction"
 #define FLUX_TRACEBACK_KEY "flux.traceback"
+#define FLUX_PROXY_METATABLE "flux.state"
 
 /* The allocator every state uses: refuses to grow past control->limit while Lua code runs (state.c). */
 void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize);

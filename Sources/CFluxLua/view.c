@@ -11,16 +11,22 @@
 
 #define FLUX_VIEW_METATABLE "flux.view" /* a Swift state proxy's is "flux.state" */
 
-/* The view metatable, kept under this address as well as its name: found without hashing a string. */
-static const char metatablekey = 0;
 /* registry: views[table] = its view, while the table lives */
 static const char viewskey = 0;
 
-/* Raises the argument error luaL_checkudata would unless the value at idx is a view. */
+/* [..] -> [.., mt]. The view metatable, kept in a registry slot of its own as well as under its name: found
+ * without hashing. */
+static void flux_pushviewmetatable(lua_State *L) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, flux_getcontrol(L)->viewmetatable);
+}
+
+/* Raises the argument error luaL_checkudata would unless the value at idx is a view. The functions hold no
+ * upvalue: the iterator __pairs hands out is within a script's reach, and debug.getupvalue would hand it
+ * the metatable. */
 static void flux_checkview(lua_State *L, int idx) {
     int view = 0;
     if (lua_getmetatable(L, idx)) {
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+        flux_pushviewmetatable(L);
         view = lua_rawequal(L, -1, -2);
         lua_pop(L, 2);
     }
@@ -39,7 +45,7 @@ static void flux_makeview(lua_State *L) {
     lua_newuserdatauv(L, 0, 1);                           /* [.., t, view] */
     lua_pushvalue(L, -2);
     lua_setiuservalue(L, -2, 1);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &metatablekey);
+    flux_pushviewmetatable(L);
     lua_setmetatable(L, -2);
 }
 
@@ -116,7 +122,7 @@ void flux_openviews(lua_State *L) {
     lua_pushliteral(L, "flux.state");                    /* what tostring shows, as for a Swift state */
     lua_setfield(L, -2, "__name");
     flux_protectmetatable(L, "flux.state");
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &metatablekey);
+    flux_getcontrol(L)->viewmetatable = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_newtable(L);                                     /* views[table] = view, while the table lives */
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "k");

@@ -47,4 +47,28 @@ struct FluxHostLifetimeTests {
         }
         #expect((dispatcher.store(named: "tally") as? TallyStore)?.state.count == 0)
     }
+
+    @Test("a Swift state's view kept from a host that is gone reads its own state while a new host on the VM publishes others")
+    func viewsOfTwoHostsOnOneVM() throws {
+        let vm = LuaVM()
+        do {
+            let dispatcher = Dispatcher()
+            _ = TallyStore(dispatcher: dispatcher)
+            let host = FluxHost(dispatcher: dispatcher, vm: vm)
+            try host.run(#"""
+            flux.dispatch("tally.add", {by = 7, label = "first"})
+            flux.subscribe("tally", function(state) first = state end)
+            """#)
+        }
+        let dispatcher = Dispatcher()
+        _ = TallyStore(dispatcher: dispatcher)
+        let host = FluxHost(dispatcher: dispatcher, vm: vm)
+        try host.run(#"""
+        flux.subscribe("tally", function(state) second = state end)
+        for _ = 1, 200 do flux.dispatch("tally.add", {by = 2}) end
+        collectgarbage()
+        """#)
+        #expect(try vm.run("return first.count, first.labels[1], second.count, tostring(first)")
+                == [.integer(7), .string("first"), .integer(400), .string("flux.state(tally)")])
+    }
 }

@@ -37,6 +37,40 @@ final class ShelfStore: Store<ShelfState> {
     }
 }
 
+/// Counts the states of a `CensusStore` still alive: each state holds a token of its own.
+final class Census {
+    var alive = 0
+}
+
+final class CensusToken {
+    let census: Census
+    init(_ census: Census) {
+        self.census = census
+        census.alive += 1
+    }
+    deinit { census.alive -= 1 }
+}
+
+struct CensusState: Encodable {
+    var count = 0
+    var token: CensusToken
+    enum CodingKeys: CodingKey { case count }
+}
+
+struct Count: Action {
+    static let name = "census.count"
+}
+
+final class CensusStore: Store<CensusState> {
+    init(dispatcher: Dispatcher, census: Census) {
+        super.init(name: "census", state: CensusState(token: CensusToken(census)), dispatcher: dispatcher)
+        on(Count.self) { state, _ in
+            state.count += 1
+            state.token = CensusToken(census)
+        }
+    }
+}
+
 @Suite("Reading a Swift store's state from Lua")
 struct StateProxySpec {
     let world = Harness()
@@ -124,5 +158,73 @@ struct StateProxySpec {
         return counts[1], counts[2], counts[3], kept[2].count, kept[2].title, kept[3].count
         """#)
         #expect(reads == [.integer(0), .integer(1), .integer(2), .integer(1), .string("shelf 1"), .integer(2)])
+    }
+
+    @Test("a view only a finalizer can reach reads its change there, after hundreds of changes made meanwhile")
+    func viewReachedByAFinalizer() throws {
+        // The collector brings the holder back for its finalizer, and the view with it; the changes the
+        // finalizer makes first need new views, and so make the host look for states no view can reach.
+        try world.run(#"""
+        collectgarbage("stop") -- the full collection below is the one that finds the holder
+        flux.subscribe("shelf", function(state)
+          if state.count == 1 then
+            setmetatable({view = state}, {__gc = function(holder)
+              for _ = 1, 300 do flux.dispatch("shelf.add") end
+              finalized = holder.view.title
+            end})
+          end
+        end)
+        for _ = 1, 100 do flux.dispatch("shelf.add") end
+        collectgarbage() collectgarbage()
+        collectgarbage("restart")
+        """#)
+        #expect(world.reports.isEmpty)
+        #expect(try world.run("return finalized, flux.state('shelf').count") == [.string("shelf 1"), .integer(400)])
+    }
+
+    @Test("a view's metamethods are out of reach, and its pairs iterator refuses anything but a view")
+    func metamethodsOutOfReach() throws {
+        try world.run(#"""
+        flux.dispatch("shelf.add")
+        flux.subscribe("shelf", function(state) shelf_view = state end)
+        flux.store{name = "c", state = {n = 1, tags = {"x"}}, on = {}}
+        flux.subscribe("c", function(state) lua_view = state end)
+        """#)
+        #expect(try world.run("return getmetatable(shelf_view), debug.getmetatable(shelf_view)") == [.string("flux.state"), .string("flux.state")])
+        #expect(try world.run("return getmetatable(lua_view), debug.getmetatable(lua_view)") == [.string("flux.state"), .string("flux.state")])
+        // The iterator `pairs` hands out is reachable: called by hand it reads only a view it is given.
+        try world.run("iterate = pairs(shelf_view)")
+        // No upvalue of it hands out the views' metatable.
+        #expect(try world.run("return select('#', debug.getupvalue(iterate, 1)), select('#', debug.getupvalue(pairs(lua_view), 1))")
+                == [.integer(0), .integer(0)])
+        #expect(world.error("iterate({}, nil)").contains("flux.state expected, got table"))
+        #expect(world.error("iterate(newproxy and newproxy() or io.stdout, nil)").contains("flux.state expected"))
+        #expect(world.error("iterate(shelf_view, nil)").contains("flux.state expected"))
+        #expect(try world.run(#"local k = iterate(lua_view, nil) return k == "n" or k == "tags""#) == [.boolean(true)])
+        #expect(world.error("shelf_view.count = 5").contains("read-only"))
+        #expect(world.error("lua_view.n = 5").contains("read-only"))
+        #expect(try world.run("return shelf_view.count, lua_view.n, lua_view.tags[1]") == [.integer(1), .integer(1), .string("x")])
+    }
+
+    @Test("states whose views a script let go are released soon after, not when the table of states fills up")
+    func droppedViewsLetTheirStatesGo() throws {
+        let census = Census()
+        _ = CensusStore(dispatcher: world.dispatcher, census: census)
+        // Two thousand views kept make room for thousands of states; once they are dropped and collected,
+        // the next changes must not keep every state until that room runs out.
+        try world.run(#"""
+        kept = {}
+        flux.subscribe("census", function(state) if kept then kept[#kept + 1] = state end end)
+        for _ = 1, 2000 do flux.dispatch("census.count") end
+        kept = nil
+        collectgarbage() collectgarbage()
+        for i = 1, 1200 do
+          flux.dispatch("census.count")
+          if i % 100 == 0 then collectgarbage() end
+        end
+        """#)
+        // What is left: the undo history's states, the views of the changes since the last collection.
+        #expect(census.alive < 600, "\(census.alive) states alive")
+        #expect(try world.run("collectgarbage() return flux.state('census').count") == [.integer(3_200)])
     }
 }

@@ -100,6 +100,7 @@ typedef struct FluxControl {
     int script_hooks;             /* a script has set a hook with debug.sethook: the hook looks it up */
     int closed;                   /* set when the owner goes: Swift functions called after it raise an error */
     long long calls;              /* protected calls begun (flux_pcallwith), nested ones included */
+    int viewmetatable;            /* the registry slot (luaL_ref) of the state views' metatable (view.c) */
 } FluxControl;
 
 /* The block of the state L belongs to; every thread of a state carries it in its extra space. */
@@ -209,5 +210,44 @@ int flux_takesaction(lua_State *L);
 /* [..] -> [.., freeze]. freeze(table): the published state made from a script's table, which stays the
  * script's. */
 void flux_pushfreeze(lua_State *L);
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Views of Swift stores' states, and telling subscribers
+ * ------------------------------------------------------------------------------------------------------- */
+
+/* Pushes field `key` (at index 2) of the state in `slot` of the host's table of published states, for a view
+ * made in `generation`, and returns 1; or pushes an error message and returns a FLUX_RAISE value. */
+typedef int (*FluxProxyRead)(lua_State *L, void *context, lua_Integer slot, lua_Integer generation);
+
+/* [..] -> [.., metatable]. A new metatable for Swift state views (hidden from scripts), whose __index calls
+ * `read` with `context`, a retained Swift object the state releases (FluxControl.release) when it closes;
+ * the host gives it its other metamethods. Views are made by flux_pushproxy. */
+void flux_openproxies(lua_State *L, FluxProxyRead read, void *context);
+
+/* [..] -> [.., token]. The token of the batch of slots `batch`: a userdata that every view of the batch
+ * holds, a key of the weak-keyed table registry[live] while it lives. */
+void flux_newproxybatch(lua_State *L, int live, lua_Integer batch);
+
+/* [..] -> [.., view]. A new view of the state in `slot`, made in the slot's `generation`: a userdata
+ * without finalizer whose metatable is registry[metatable], holding the token registry[token] of its
+ * slot's batch. */
+void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable, int token);
+
+/* Whether the value at `idx` is a view whose metatable is registry[metatable]; if so, its slot and
+ * generation. Never raises. */
+int flux_toproxy(lua_State *L, int idx, int metatable, lua_Integer *slot, lua_Integer *generation);
+
+/* Sets marks[batch] to 1 for every batch (0 to count - 1) whose token is still a key of the table
+ * registry[live]: some view of it may be reached. Never raises. */
+void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer count);
+
+/* [.., handler, .., subscribers, view] -> the same, or with the failed call's message on top.
+ * `subscribers` holds a pair per subscriber: [2i - 1] its function (false once cancelled), [2i] the view it
+ * was given last (false before the first). Calls function(view, previous) for the pairs `from` to `to`
+ * (1-based) through flux_pcallwith with the message handler at `handler`, skipping cancelled ones; the view
+ * becomes the previous of each subscriber still subscribed after its call. Stops after the first call that
+ * fails and returns its pair number (its status and the hook's stop in *status and *stop); 0 when none
+ * failed. Never raises: every value it stores goes to an existing key. */
+int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop);
 
 #endif

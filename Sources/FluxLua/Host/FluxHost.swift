@@ -42,7 +42,10 @@ public final class FluxHost {
     @exclusivity(unchecked) var invoke: LuaRef!
     /// Freezes a table a script made into a state (`flux_pushfreeze`).
     @exclusivity(unchecked) var freeze: LuaRef!
-    @exclusivity(unchecked) var stateProxyType = LuaObjectType<StateProxy>("flux.state")
+    /// The Swift stores' states that Lua views show.
+    let stateProxies: StateProxies
+    /// The Lua subscribers of each store that has any, by store.
+    var storeSubscribers: [ObjectIdentifier: LuaSubscribers] = [:]
     @exclusivity(unchecked) var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
     /// Every subscription made by `flux.subscribe` and `flux.watch` and not cancelled yet.
     var subscriptions: [ObjectIdentifier: LuaSubscription] = [:]
@@ -72,6 +75,7 @@ public final class FluxHost {
         self.dispatcher = dispatcher
         self.activeStack = vm.stack
         resolver = ActionResolver(dispatcher: dispatcher, stack: vm.stack)
+        stateProxies = StateProxies(on: vm.stack)
         viewOwners = ViewOwners(of: views)
         installModule()
         pluginLoader = try? vm.call(vm.load(PluginLoader.source, chunkName: "=plugin loader"), results: 1) { lua, results in
@@ -95,6 +99,7 @@ public final class FluxHost {
             subscription.onCancel = nil
             subscription.cancel()
         }
+        for subscribers in storeSubscribers.values { subscribers.observer?.cancel() }
         for store in dispatcher.stores where store is LuaStore {
             if let token = dispatcher.token(named: store.name) { try? dispatcher.unregister(token) }
         }
@@ -195,7 +200,7 @@ public final class FluxHost {
                 flux_pushview(lua.state)
             }
         } else {
-            lua.push(StateProxy(state: state, storeName: storeName), as: stateProxyType)
+            stateProxies.push(state, of: storeName, on: lua)
         }
     }
 

@@ -1,4 +1,5 @@
 import CFluxLua
+import CLua
 import Flux
 
 /// A store defined by a script with `flux.store{…}`: its state is a Lua table, its handlers Lua
@@ -65,7 +66,13 @@ final class LuaStore: StoreProtocol {
         }
         lua.push(table)
         flux_newview(lua.state)
-        if let view { lua.assign(view, from: -1) } else { view = lua.ref(at: -1) }
+        if let view {
+            // Its registry slot, as `LuaStack.assign` does, without its checks: both refs are this store's.
+            lua_pushvalue(lua.state, -1)
+            lua_rawseti(lua.state, flux_registryindex(), lua_Integer(view.id))
+        } else {
+            view = lua.ref(at: -1)
+        }
         viewed = table
     }
 

@@ -14,8 +14,8 @@ final class LuaSubscription {
     var number = 0
     /// Run once by ``cancel()``: the host lets go of it.
     var onCancel: (() -> Void)?
-    /// The state the function heard last, handed to it next time as `previous`.
-    var previous: LuaRef?
+    /// Its place among the subscribers of its store (``LuaSubscribers``), from 1; 0 once cancelled.
+    var pair = 0
 
     init(storeName: String) {
         self.storeName = storeName
@@ -29,7 +29,6 @@ final class LuaSubscription {
         isCancelled = true
         subscription?.cancel()
         subscription = nil
-        previous = nil
         let release = onCancel
         onCancel = nil
         release?()

@@ -1,4 +1,7 @@
 import CFluxLua
+#if canImport(Glibc)
+import Glibc
+#endif
 import CLua
 
 /// Pushes one top-level field of an encodable state onto the Lua stack, without encoding the rest.
@@ -102,7 +105,8 @@ final class StateFieldEncoder: Encoder {
         private func wants(_ key: Key) -> Bool {
             guard !encoder.found, case let .key(wanted) = encoder.wanted else { return false }
             var name = key.stringValue
-            return name.utf8.count == wanted.count && name.withUTF8 { $0.elementsEqual(wanted) }
+            return name.utf8.count == wanted.count
+                && name.withUTF8 { wanted.isEmpty || memcmp($0.baseAddress!, wanted.baseAddress!, wanted.count) == 0 }
         }
 
         mutating func encodeNil(forKey key: Key) throws {}

@@ -49,55 +49,58 @@ extension FluxHost {
 
     // MARK: The state proxy
 
-    /// Fills `stateProxyType`: a proxy encodes only the fields a script reads, and refuses writes.
+    /// Sets up the views of Swift stores' states (`stateProxies`): a view encodes only the fields a script
+    /// reads, and refuses writes. Each metamethod checks the view it is given (a call by hand on anything
+    /// else is an argument error) and reads the state of that view's own slot.
     func defineStateProxy() {
-        let wrap: (LuaStack) throws -> Void = { [weak self] in // made once, not per read
-            guard let self else { throw FluxHostError.closed }
-            try wrapReadOnly($0)
+        let lua = activeStack
+        let base = lua.top
+        defer { lua.top = base }
+        let proxies = stateProxies
+        proxies.pushMetatable(on: lua)                       // [.., mt]: __index is set
+        /// `body` as the metamethod `event`, given the slot of the view at 1.
+        func define(_ event: LuaMetamethod, _ body: @escaping (LuaStack, Int) throws -> Int32) {
+            lua.push(function: { lua in
+                guard let slot = proxies.slot(at: 1, on: lua) else {
+                    throw LuaArgumentError(1, function: event.rawValue, "flux.state expected, got \(lua.type(at: 1).name)")
+                }
+                return try body(lua, slot)
+            })
+            lua.rawSet(event.rawValue, in: -2)
         }
-        let reader = StateFieldEncoder(wanted: .position(0), stack: activeStack, wrap: wrap)
-        stateProxyType.metamethod(.index) { lua, proxy in
-            switch lua.type(at: 2) {
-            case .string: try lua.withBytes(at: 2) { try reader.read(.key($0), of: proxy.state, onto: lua) }
-            case .number:
-                guard let position = lua.integer(at: 2) else { lua.pushNil(); return 1 }
-                try reader.read(.position(position), of: proxy.state, onto: lua)
-            default: lua.pushNil()
-            }
-            return 1
-        }
-        stateProxyType.metamethod(.newIndex) { lua, proxy in
+        define(.newIndex) { lua, slot in
             let key = lua.type(at: 2) == .string ? lua.string(at: 2) ?? "?" : lua.type(at: 2).name
-            throw FluxScriptError("state of '\(proxy.storeName)' is read-only (field '\(key)'): dispatch an action to change it")
+            throw FluxScriptError("state of '\(proxies.storeNames[slot])' is read-only (field '\(key)'): dispatch an action to change it")
         }
-        stateProxyType.metamethod(.length) { [weak self] lua, proxy in
+        define(.length) { [weak self] lua, slot in
             guard let self else { throw FluxHostError.closed }
-            try pushWhole(proxy, on: lua)
+            try pushWhole(slot, on: lua)
             lua.push(lua.rawLength(at: -1))
             return 1
         }
-        stateProxyType.metamethod(.pairs) { [weak self] lua, proxy in
+        define(.pairs) { [weak self] lua, slot in
             guard let self else { throw FluxHostError.closed }
-            try pushWhole(proxy, on: lua)     // [proxy, view]
-            lua.getGlobal("pairs")            // [proxy, view, pairs]
-            lua.insertTop(at: -2)             // [proxy, pairs, view]
+            try pushWhole(slot, on: lua)     // [view, whole]
+            lua.getGlobal("pairs")           // [view, whole, pairs]
+            lua.insertTop(at: -2)            // [view, pairs, whole]
             try lua.pcall(arguments: 1, results: 3)
             return 3
         }
-        stateProxyType.metamethod(.toString) { lua, proxy in
-            lua.push("flux.state(\(proxy.storeName))")
+        define(.toString) { lua, slot in
+            lua.push("flux.state(\(proxies.storeNames[slot]))")
             return 1
         }
     }
 
-    /// [..] -> [.., view]. The whole state behind a proxy as a read-only table, encoded once.
-    private func pushWhole(_ proxy: StateProxy, on lua: LuaStack) throws {
-        if let whole = proxy.whole {
+    /// [..] -> [.., view]. The whole state in `slot` of `stateProxies` as a read-only table, encoded once.
+    private func pushWhole(_ slot: Int, on lua: LuaStack) throws {
+        if let whole = stateProxies.wholes[slot] {
             lua.push(whole)
             return
         }
-        try LuaEncoder().push(proxy.state, to: lua)
+        let state = stateProxies.state(in: slot)
+        try LuaEncoder().push(state, to: lua)
         try wrapReadOnly(lua)
-        proxy.whole = lua.ref(at: -1)
+        stateProxies.keep(whole: lua.ref(at: -1), in: slot)
     }
 }

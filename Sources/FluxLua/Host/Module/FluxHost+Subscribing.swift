@@ -10,50 +10,75 @@ extension FluxHost {
         let store = try store(named: arguments.name(1, "store name"))
         let function = try arguments.function(2)
         let subscription = newSubscription(of: store.name)
-        // The subscription is held strongly: the function may cancel it and drop the last Lua reference
-        // to it while it runs.
-        let deliver: (LuaStack) throws -> Void = { [weak self] lua in
-            // [.., state view]
-            let state = lua.top
-            defer { lua.pop() }
-            do {
-                try lua.call(function, results: 0, arguments: { lua in
-                    lua.pushCopy(of: state)
-                    if let previous = subscription.previous { lua.push(previous) } else { lua.pushNil() }
-                }, read: { _, _ in })
-            } catch {
-                self?.report(error, heading: "error in subscriber of '\(subscription.storeName)'",
-                             source: "subscriber of '\(subscription.storeName)'", callback: "subscription \(subscription.number)")
-            }
-            // The state becomes the next call's `previous`, in the same registry slot every time.
-            guard !subscription.isCancelled else { return }
-            if let previous = subscription.previous { lua.assign(previous, from: state) } else { subscription.previous = lua.ref(at: state) }
-        }
+        let subscribers = subscribers(of: store)
+        let pair = subscribers.add(subscription, function: function, on: lua)
         if let store = store as? LuaStore {
-            subscription.subscription = store.subscribeTable { [weak self] table in
-                guard let self else { return }
-                let lua = activeStack
-                do {
-                    try store.pushView(of: table, on: lua)
-                    try deliver(lua)
-                } catch {
-                    report(error, heading: "error in subscriber of '\(store.name)'",
-                           source: "subscriber of '\(store.name)'", callback: "subscription \(subscription.number)")
-                }
-            }
+            tell(subscribers, from: pair, to: pair, on: lua) { try store.pushView(of: store.publishedState, on: $0) }
         } else {
-            let name = store.name
-            let proxyType = stateProxyType // held by the closure: reading the property copies it
-            subscription.subscription = store.subscribeEncodable { [weak self] state in
-                guard let self else { return }
-                let lua = activeStack
-                lua.push(StateProxy(state: state, storeName: name), as: proxyType)
-                try? deliver(lua)
-            }
+            let state = store.encodableState
+            let proxies = stateProxies
+            tell(subscribers, from: pair, to: pair, on: lua) { proxies.push(state, of: store.name, on: $0) }
         }
         keep(subscription)
         lua.push(subscription, as: subscriptionType)
         return 1
+    }
+
+    /// The Lua subscribers of `store`, observing it from their first.
+    private func subscribers(of store: any StoreProtocol) -> LuaSubscribers {
+        let id = ObjectIdentifier(store)
+        if let subscribers = storeSubscribers[id] { return subscribers }
+        let subscribers = LuaSubscribers(storeName: store.name, on: activeStack)
+        storeSubscribers[id] = subscribers
+        subscribers.onEmpty = { [weak self] in self?.storeSubscribers[id] = nil }
+        // Unretained: the list cancels the observer when it empties or goes, and the host empties every
+        // list when it goes (deinit), so the observer never runs after either.
+        let host = Unmanaged.passUnretained(self)
+        let list = Unmanaged.passUnretained(subscribers)
+        if let store = store as? LuaStore {
+            subscribers.observer = store.subscribeTable { table in
+                host._withUnsafeGuaranteedRef { host in
+                    list._withUnsafeGuaranteedRef { list in
+                        guard list.isListening else { return } // the first call is the subscriber's own
+                        host.tell(list, on: host.activeStack) { try store.pushView(of: table, on: $0) }
+                    }
+                }
+            }
+        } else {
+            subscribers.observer = store.subscribeEncodable { state in
+                host._withUnsafeGuaranteedRef { host in
+                    list._withUnsafeGuaranteedRef { list in
+                        guard list.isListening else { return }
+                        let proxies = host.stateProxies
+                        host.tell(list, on: host.activeStack) { proxies.push(state, of: list.storeName, on: $0) }
+                    }
+                }
+            }
+        }
+        subscribers.isListening = true
+        return subscribers
+    }
+
+    /// Calls the members `from` to `to` of `subscribers` (all of them by default) with the view of a state
+    /// `pushView` pushes, reporting each error.
+    private func tell(_ subscribers: LuaSubscribers, from: Int = 1, to: Int? = nil, on lua: LuaStack,
+                      view pushView: (LuaStack) throws -> Void) {
+        let base = lua.top
+        do {
+            try lua.ensureSpace(8) // the handler, the table, the view, and a call's function and arguments
+            subscribers.prepare(on: lua)
+            try pushView(lua)
+        } catch {
+            lua.top = base
+            let name = subscribers.storeName
+            return report(error, heading: "error in subscriber of '\(name)'", source: "subscriber of '\(name)'",
+                          callback: "subscribers of '\(name)'")
+        }
+        subscribers.tell(from: from, to: to ?? subscribers.members.count, above: base, on: lua) { error, member in
+            let name = subscribers.storeName
+            report(error, heading: "error in subscriber of '\(name)'", source: "subscriber of '\(name)'",
+                   callback: "subscription \(member.number)")
+        }
     }
 
     /// `flux.subscriptions(name?)` → the live subscriptions (to the store or view `name`), oldest first.

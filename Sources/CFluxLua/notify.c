@@ -1,0 +1,32 @@
+/*
+ * Telling a store's Lua subscribers of a change: a protected call each, the message handler pushed once for
+ * all of them (LuaSubscribers.swift keeps the list).
+ */
+#include "internal.h"
+
+int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop) {
+    int subscribers = lua_absindex(L, -2), view = lua_absindex(L, -1);
+    int pair;
+    for (pair = from; pair <= to; pair++) {
+        int function = 2 * pair - 1, previous = 2 * pair;
+        if (lua_rawgeti(L, subscribers, function) == LUA_TBOOLEAN) { /* cancelled */
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, view);                             /* [.., f, view] */
+        if (lua_rawgeti(L, subscribers, previous) == LUA_TBOOLEAN) { /* none yet: nil to the function */
+            lua_pop(L, 1);
+            lua_pushnil(L);
+        }
+        *status = flux_pcallwith(L, 2, 0, handler, stop);   /* [..] or [.., message] */
+        /* The view becomes the next call's previous, unless the call cancelled its subscriber: assigning an
+         * existing key allocates nothing. */
+        if (lua_rawgeti(L, subscribers, function) != LUA_TBOOLEAN) {
+            lua_pushvalue(L, view);
+            lua_rawseti(L, subscribers, previous);
+        }
+        lua_pop(L, 1);
+        if (*status != LUA_OK) return pair;
+    }
+    return 0;
+}

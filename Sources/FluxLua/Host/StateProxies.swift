@@ -1,0 +1,176 @@
+import CFluxLua
+import CLua
+
+/// The states of Swift stores that Lua views show: a Swift store's state as Lua sees it is a read-only
+/// view (`flux_pushproxy`) naming a slot of this table, and reading `state.count` encodes just that field
+/// of the slot's state ("never copy whole states into Lua on every change").
+///
+/// A slot keeps its state as long as a view of it can be reached, so a view a script keeps reads the state
+/// it was made with after any later change. Views have no finalizer. Slots are handed out in batches of
+/// ``batchSize``; every view of a batch holds the batch's token, which Lua keeps as a weak key while any of
+/// them lives. Every quarter of its batches handed out (or when none is free), the table asks Lua which
+/// tokens are still alive (`flux_markproxies`) and frees the batches of the others, doubling its batches
+/// unless a quarter of them come free: making a view costs the same however many a script keeps, a state
+/// no view can reach goes soon after the collector has found its views, and a kept view keeps at most
+/// ``batchSize`` states.
+final class StateProxies {
+    static let batchSize = 64
+
+    private struct Free: Encodable {}
+
+    // By slot. One thread; no access spans a call into Lua or into a state's `encode(to:)`.
+    /// The state while a view of it may be reached; a placeholder in a free slot.
+    @exclusivity(unchecked) private var states: ContiguousArray<any Encodable> = []
+    @exclusivity(unchecked) private(set) var storeNames: ContiguousArray<String> = []
+    /// Counts each slot's states: a view names the generation it was made in.
+    @exclusivity(unchecked) private var generations: ContiguousArray<Int> = []
+    /// The whole state as a read-only table, once `pairs` or `#` needed it.
+    @exclusivity(unchecked) private(set) var wholes: ContiguousArray<LuaRef?> = []
+    /// Whether each batch is handed out (the one being filled, or one a view may still hold).
+    @exclusivity(unchecked) private var held: [Bool] = []
+    @exclusivity(unchecked) private var freeBatches: [Int] = []
+    @exclusivity(unchecked) private var batchesSinceSweep = 0
+    /// The batch being filled: its token, held here until it is full, and its next slot.
+    @exclusivity(unchecked) private var token: LuaRef?
+    @exclusivity(unchecked) private var next = 0
+    @exclusivity(unchecked) private var end = 0
+    /// The views' metatable, and the weak-keyed table of the tokens alive.
+    private let metatable: LuaRef
+    private let live: LuaRef
+    /// Reads the field a script asks a view for.
+    private let reader: StateFieldEncoder
+
+    /// Sets up the views' metatable on `lua`, with `__index` (a table a field holds is read through a
+    /// read-only view of it, as a Lua store's).
+    init(on lua: LuaStack) {
+        reader = StateFieldEncoder(wanted: .position(0), stack: lua) { lua in
+            try lua.ensureSpace(4)
+            flux_pushview(lua.state)
+        }
+        lua.pushTable()                                     // [.., live]
+        lua.pushTable(fieldCapacity: 1)
+        lua.push("k")
+        lua.rawSet("__mode", in: -2)
+        _ = lua_setmetatable(lua.state, -2)
+        live = LuaRef(popping: lua)
+        lua.push(false)
+        metatable = LuaRef(popping: lua)                    // a slot, for the metatable below
+        let context = Unmanaged.passRetained(self).toOpaque() // released by the state (the reader's __gc)
+        flux_openproxies(lua.state, { state, context, slot, generation in
+            Unmanaged<StateProxies>.fromOpaque(context!).takeUnretainedValue()
+                .read(slot: slot, generation: generation, on: LuaStack(state!))
+        }, context)                                         // [.., mt]
+        lua.assign(metatable, from: -1)
+        lua.pop()
+    }
+
+    /// [..] -> [.., view]. A new view of `state`, which the store `storeName` published.
+    func push(_ state: any Encodable, of storeName: String, on lua: LuaStack) {
+        if next == end { startBatch(lua) }
+        let slot = next
+        next += 1
+        states[slot] = state
+        storeNames[slot] = storeName
+        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot]), metatable.id, token.unsafelyUnwrapped.id)
+    }
+
+    /// [..] -> [.., metatable]. The views' metatable, for the host to give its other metamethods.
+    func pushMetatable(on lua: LuaStack) {
+        lua.push(metatable)
+    }
+
+    /// The slot of the view at `index`, when it is one of this table's views (anything else is not).
+    func slot(at index: Int32, on lua: LuaStack) -> Int? {
+        var slot: lua_Integer = 0
+        var generation: lua_Integer = 0
+        guard flux_toproxy(lua.state, index, metatable.id, &slot, &generation) != 0 else { return nil }
+        return holds(slot, generation) ? Int(slot) : nil
+    }
+
+    /// Whether `slot` holds the state of `generation`: always, for a view that can be reached.
+    private func holds(_ slot: lua_Integer, _ generation: lua_Integer) -> Bool {
+        slot >= 0 && slot < generations.count && generations[Int(slot)] == generation
+            && held[Int(slot) / Self.batchSize]
+    }
+
+    /// The state in `slot`.
+    func state(in slot: Int) -> any Encodable { states[slot] }
+
+    /// Keeps the whole state of `slot` as `whole`.
+    func keep(whole: LuaRef, in slot: Int) {
+        wholes[slot] = whole
+    }
+
+    /// `__index` of a view: [view, key] -> [view, key, value]. Returns 1, or a FLUX_RAISE value once the
+    /// message is pushed.
+    private func read(slot: lua_Integer, generation: lua_Integer, on lua: LuaStack) -> Int32 {
+        guard holds(slot, generation) else {
+            lua.push("a state view outlived its state")
+            return FLUX_RAISE_WHERE
+        }
+        let slot = Int(slot)
+        do {
+            // The state is borrowed from its slot, not copied: nothing changes the slots during a read.
+            try states.withUnsafeBufferPointer { states in
+                switch lua_type(lua.state, 2) {
+                case LUA_TSTRING:
+                    var length = 0
+                    let bytes = lua_tolstring(lua.state, 2, &length) // a string: no conversion, no allocation
+                    try reader.read(.key(UnsafeRawBufferPointer(start: bytes, count: length)), of: states[slot], onto: lua)
+                case LUA_TNUMBER:
+                    guard let position = lua.integer(at: 2) else { return lua.pushNil() }
+                    try reader.read(.position(position), of: states[slot], onto: lua)
+                default: lua.pushNil()
+                }
+            }
+            return 1
+        } catch {
+            return lua.pushError(error)
+        }
+    }
+
+    /// Hands out a free batch, sweeping first when none is left or a quarter of the batches were handed
+    /// out since the last sweep: states no view can reach go soon, and a sweep (which looks at every
+    /// batch) costs a view the same however many batches there are. The last batch's token is let go
+    /// (its views hold it now).
+    private func startBatch(_ lua: LuaStack) {
+        token = nil
+        batchesSinceSweep += 1
+        if freeBatches.isEmpty || batchesSinceSweep * 4 >= held.count {
+            batchesSinceSweep = 0
+            sweep(lua)
+        }
+        let batch = freeBatches.removeLast()
+        held[batch] = true
+        flux_newproxybatch(lua.state, live.id, lua_Integer(batch))
+        token = LuaRef(popping: lua)
+        next = batch * Self.batchSize
+        end = next + Self.batchSize
+    }
+
+    /// Frees the batches no view can reach any more; doubles the batches unless a quarter of them are
+    /// free.
+    private func sweep(_ lua: LuaStack) {
+        let count = held.count
+        var marks = [UInt8](repeating: 0, count: count)
+        marks.withUnsafeMutableBufferPointer { flux_markproxies(lua.state, live.id, $0.baseAddress, lua_Integer(count)) }
+        for batch in 0 ..< count where held[batch] && marks[batch] == 0 {
+            held[batch] = false
+            freeBatches.append(batch)
+            for slot in batch * Self.batchSize ..< (batch + 1) * Self.batchSize {
+                states[slot] = Free()
+                wholes[slot] = nil
+                generations[slot] += 1
+            }
+        }
+        guard freeBatches.count * 4 < count || count == 0 else { return }
+        let added = max(count, 4)
+        let slots = added * Self.batchSize
+        states.append(contentsOf: repeatElement(Free() as any Encodable, count: slots))
+        storeNames.append(contentsOf: repeatElement("", count: slots))
+        generations.append(contentsOf: repeatElement(0, count: slots))
+        wholes.append(contentsOf: repeatElement(nil, count: slots))
+        held.append(contentsOf: repeatElement(false, count: added))
+        freeBatches.append(contentsOf: (count ..< count + added).reversed())
+    }
+}
