@@ -194,9 +194,9 @@ struct StateProxySpec {
         #expect(try world.run("return getmetatable(lua_view), debug.getmetatable(lua_view)") == [.string("flux.state"), .string("flux.state")])
         // The iterator `pairs` hands out is reachable: called by hand it reads only a view it is given.
         try world.run("iterate = pairs(shelf_view)")
-        // No upvalue of it hands out the views' metatable.
-        #expect(try world.run("return select('#', debug.getupvalue(iterate, 1)), select('#', debug.getupvalue(pairs(lua_view), 1))")
-                == [.integer(0), .integer(0)])
+        // Nothing of it hands out the views' metatable: the debug library reads no C function's upvalues.
+        #expect(world.error("debug.getupvalue(iterate, 1)").contains("cannot read the upvalues of a C function"))
+        #expect(world.error("debug.getupvalue(pairs(lua_view), 1)").contains("cannot read the upvalues of a C function"))
         #expect(world.error("iterate({}, nil)").contains("flux.state expected, got table"))
         #expect(world.error("iterate(newproxy and newproxy() or io.stdout, nil)").contains("flux.state expected"))
         #expect(world.error("iterate(shelf_view, nil)").contains("flux.state expected"))
