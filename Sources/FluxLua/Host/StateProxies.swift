@@ -110,18 +110,18 @@ final class StateProxies {
         }
         let slot = Int(slot)
         do {
-            // The state is borrowed from its slot, not copied: nothing changes the slots during a read.
-            try states.withUnsafeBufferPointer { states in
-                switch lua_type(lua.state, 2) {
-                case LUA_TSTRING:
-                    var length = 0
-                    let bytes = lua_tolstring(lua.state, 2, &length) // a string: no conversion, no allocation
-                    try reader.read(.key(UnsafeRawBufferPointer(start: bytes, count: length)), of: states[slot], onto: lua)
-                case LUA_TNUMBER:
-                    guard let position = lua.integer(at: 2) else { return lua.pushNil() }
-                    try reader.read(.position(position), of: states[slot], onto: lua)
-                default: lua.pushNil()
-                }
+            // The state is copied out of its slot (a retain): a read that pushes a table can run a step
+            // of the collector, whose finalizer may make views and so grow the slots under a borrow.
+            let state = states[slot]
+            switch lua_type(lua.state, 2) {
+            case LUA_TSTRING:
+                var length = 0
+                let bytes = lua_tolstring(lua.state, 2, &length) // a string: no conversion, no allocation
+                try reader.read(.key(UnsafeRawBufferPointer(start: bytes, count: length)), of: state, onto: lua)
+            case LUA_TNUMBER:
+                guard let position = lua.integer(at: 2) else { lua.pushNil(); return 1 }
+                try reader.read(.position(position), of: state, onto: lua)
+            default: lua.pushNil()
             }
             return 1
         } catch {
