@@ -121,7 +121,9 @@ final class LuaStore: StoreProtocol {
         }
         if let next {
             current = next.after
-            stepCost = next
+            stepBefore = next.before
+            stepAfter = next.after
+            stepBytes = next.cost
         }
     }
 
@@ -133,8 +135,11 @@ final class LuaStore: StoreProtocol {
         let cost: Int
     }
 
-    /// The last change a handler made, with its cost.
-    private var stepCost: StepCost?
+    /// The last change a handler made (the states before and after it), with its cost: held apart, so
+    /// asking for it copies and retains nothing.
+    @exclusivity(unchecked) private var stepBefore: LuaRef?
+    @exclusivity(unchecked) private var stepAfter: LuaRef?
+    @exclusivity(unchecked) private var stepBytes = 0
 
     private func call(_ route: Route, for action: any Action, host: FluxHost) throws -> StepCost? {
         let before = current
@@ -150,12 +155,44 @@ final class LuaStore: StoreProtocol {
                 defer { lua.pop() }
                 if lua.rawEqual(results.lowerBound, -1) { return nil }
                 let cost = lua.integer(at: results.lowerBound + 1) ?? 0
-                return StepCost(before: before, after: lua.ref(at: results.lowerBound), cost: Int(cost))
+                return StepCost(before: before, after: stateRef(at: results.lowerBound, on: lua), cost: Int(cost))
             case .nil, .none: return nil
             case let other:
                 throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")
             }
         })
+    }
+
+    /// The refs of the states handlers made, visited in turn from `nextRef`: a ref only this list holds
+    /// belongs to a state nothing keeps any more (the undo history dropped it), and a new state takes its
+    /// registry slot — no allocation, no `luaL_ref` and no `luaL_unref` per dispatch. A ref anything else
+    /// holds (an undo step, a rollback, a kept snapshot) is never reused, so a snapshot always holds the
+    /// state it was taken of. The list grows to the most states kept at once, and the tables of states
+    /// dropped stay until their refs are reused: never more than were kept at once.
+    @exclusivity(unchecked) private var stateRefs: [LuaRef] = []
+    @exclusivity(unchecked) private var nextRef = 0
+
+    /// How many refs from `nextRef` on a new state looks at before it makes a new one: more than one, so a
+    /// ref kept long (a snapshot held while many actions run) does not make a new one every round.
+    private static let refsLookedAt = 2
+
+    /// A ref holding the table at `index`, a state a handler just made.
+    private func stateRef(at index: Int32, on lua: LuaStack) -> LuaRef {
+        let count = stateRefs.count
+        var looked = 0
+        while looked < Self.refsLookedAt, looked < count {
+            looked += 1
+            let at = nextRef
+            nextRef = at + 1 == count ? 0 : at + 1
+            if isKnownUniquelyReferenced(&stateRefs[at]) {
+                let ref = stateRefs[at]
+                lua.assign(ref, from: index)
+                return ref
+            }
+        }
+        let ref = lua.ref(at: index)
+        stateRefs.append(ref)
+        return ref
     }
 
     func rollback() { current = checkpoint }
@@ -167,17 +204,27 @@ final class LuaStore: StoreProtocol {
     }
 
     func cost(of snapshot: Any) -> Int {
-        if let stepCost, stepCost.after === current, Self.holds(snapshot, stepCost.before) { return stepCost.cost }
+        if Self.address(of: stepAfter) == Self.address(of: current), Self.holds(snapshot, stepBefore) { return stepBytes }
         guard let host, let table = snapshot as? LuaRef else { return 0 }
         return host.activeStack.tableCost(of: table, sharingWith: current)
     }
 
-    /// Whether `snapshot` is `table` itself. An `Any` holding a class instance holds the reference in the
-    /// first word of its inline buffer (Swift's stable layout of existentials), so this is a type check
-    /// and a load where `as?` is a dynamic cast: the undo step of every dispatch asks it.
-    private static func holds(_ snapshot: Any, _ table: LuaRef) -> Bool {
-        guard type(of: snapshot) == LuaRef.self else { return false }
-        return withUnsafeBytes(of: snapshot) { $0.load(as: UnsafeRawPointer.self) } == UnsafeRawPointer(Unmanaged.passUnretained(table).toOpaque())
+    /// Whether `snapshot` is `table` itself. An `Any` is three words of inline buffer and its type's
+    /// metadata (Swift's stable layout of existentials); one holding a class instance holds the reference
+    /// in the buffer's first word. So this is two loads where `as?` is a dynamic cast and `type(of:)` a
+    /// runtime call: the undo step of every dispatch asks it.
+    private static func holds(_ snapshot: Any, _ table: LuaRef?) -> Bool {
+        guard let table else { return false }
+        // `as Any`: the existential itself, not the value it holds (which passing it to a generic would open).
+        return withUnsafeBytes(of: snapshot as Any) { words in
+            words.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self) == unsafeBitCast(LuaRef.self as AnyClass, to: UnsafeRawPointer.self)
+                && words.load(as: UnsafeRawPointer.self) == address(of: table)
+        }
+    }
+
+    /// The object `ref` refers to, as an address: compared without retaining it.
+    private static func address(of ref: LuaRef?) -> UnsafeRawPointer? {
+        unsafeBitCast(ref, to: UnsafeRawPointer?.self)
     }
 
     func publish() {
