@@ -14,13 +14,14 @@
  *
  * The handler running now has a session: the drafts' bookkeeping, kept in one userdata (FluxDrafts) made
  * once per state and reused by every call. A draft's record is {base, copy, parent, key, draft, more,
- * frozen, count}: the table it stands for, its own copy once written to, where it was read from (more such
- * places in `more`, for a table the state holds twice), what freezing made of it, and how many pairs the
- * base has (counted when the copy is made). The state's own draft is known by its address and has a
- * record the userdata keeps from call to call, so a handler that changes a field of its state makes two
- * tables (its draft and the copy) and no bookkeeping. Drafts of nested tables are found in a table made on
- * the first of them (nested[base] = draft, nested[draft] = record). When the handler returns, the session
- * ends: the address is forgotten and the nested table dropped, so every draft of it is dead.
+ * frozen}: the table it stands for, its own copy once written to, where it was read from (more such places
+ * in `more`, for a table the state holds twice), and what freezing made of it. The state's own draft is
+ * known by its address and has a record the userdata keeps from call to call, so a handler that changes a
+ * field of its state makes two tables (its draft and the copy) and no bookkeeping; the userdata notes how
+ * many pairs the state has (counted when the copy is made) and which slots of that record the next call
+ * must clear. Drafts of nested tables are found in a table made on the first of them (nested[base] =
+ * draft, nested[draft] = record). When the handler returns, the session ends: the address is forgotten
+ * and the nested table dropped, so every draft of it is dead.
  *
  * Freezing walks only what it must. Writes to the state's own draft that put no table in and take none out
  * are counted as they happen (does the field now differ from the old state's?): such a copy holds the old
@@ -44,15 +45,18 @@ typedef struct {
     unsigned generation;    /* one more for each session */
     int tables;             /* a table was written or linked into a copy, or a nested draft written */
     long long differing;    /* otherwise: how many fields of the state's copy differ from the old state's */
+    lua_Integer count;      /* the pairs of the state, counted when its draft's copy was made; -1 before */
+    int nested;             /* U_NESTED holds a table */
+    int marked;             /* a record's R_FROZEN or R_MORE may be set: the state's record needs clearing */
 } FluxDrafts;
 enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE };
 
 /* The draft functions' first upvalue is the FluxDrafts userdata. */
 #define DRAFTS lua_upvalueindex(1)
 
-/* Record slots. R_FROZEN: what freezing made of the draft (its copy, or its base when untouched);
- * R_COUNT: the pairs of its base, counted when the copy was made. */
-enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE, R_FROZEN, R_COUNT };
+/* Record slots. R_FROZEN: what freezing made of the draft (its copy, or its base when untouched). The
+ * state's own draft has no R_PARENT nor R_KEY, which tells its record from the others. */
+enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE, R_FROZEN };
 
 /* The most pairs a first write copies in one pass, held on the stack; a larger table is read twice. */
 #define FLUX_TOUCH_STACKED 16
@@ -76,6 +80,7 @@ static int flux_findrecord(lua_State *L, int drafts, int idx) {
         lua_getiuservalue(L, drafts, U_TOP);
         return 1;
     }
+    if (!d->nested) return 0;
     idx = lua_absindex(L, idx);
     if (lua_getiuservalue(L, drafts, U_NESTED) == LUA_TTABLE) {
         lua_pushvalue(L, idx);
@@ -110,6 +115,7 @@ static void flux_pushnested(lua_State *L, int drafts) {
     lua_newtable(L);
     lua_pushvalue(L, -1);
     lua_setiuservalue(L, drafts, U_NESTED);
+    ((FluxDrafts *)lua_touserdata(L, drafts))->nested = 1;
 }
 
 /* [..] -> [.., table]. The draft's own copy, or its base while it has none. */
@@ -181,14 +187,14 @@ static void flux_touch(lua_State *L, int record) {
             lua_rawset(L, copy);
         }
     }
-    lua_pushinteger(L, count);
-    lua_rawseti(L, record, R_COUNT);
     lua_rawseti(L, record, R_COPY);                      /* [.., base] */
     lua_pop(L, 1);
     if (lua_rawgeti(L, record, R_PARENT) != LUA_TNIL) {  /* [.., parent] */
         lua_rawgeti(L, record, R_KEY);
         flux_link(L, record, lua_gettop(L) - 1, lua_gettop(L));
         lua_pop(L, 1);
+    } else {                                             /* the state's own draft */
+        ((FluxDrafts *)lua_touserdata(L, DRAFTS))->count = count;
     }
     lua_pop(L, 1);
     if (lua_rawgeti(L, record, R_MORE) == LUA_TTABLE) {  /* [.., more] */
@@ -219,6 +225,7 @@ static void flux_addplace(lua_State *L, int record, int parent, int key) {
         lua_newtable(L);
         lua_pushvalue(L, -1);
         lua_rawseti(L, record, R_MORE);
+        ((FluxDrafts *)lua_touserdata(L, DRAFTS))->marked = 1;
     }
     more = lua_gettop(L);
     n = (lua_Integer)lua_rawlen(L, more);
@@ -278,7 +285,7 @@ static void flux_pushdraft(lua_State *L, int t, int parent, int key) {
     lua_pushvalue(L, draft);
     lua_rawset(L, nested);                               /* nested[t] = draft */
     lua_pushvalue(L, draft);
-    lua_createtable(L, R_COUNT, 0);                      /* [.., nested, draft, draft, record] */
+    lua_createtable(L, R_FROZEN, 0);                     /* [.., nested, draft, draft, record] */
     lua_pushvalue(L, t);
     lua_rawseti(L, -2, R_BASE);
     lua_pushvalue(L, parent);
@@ -563,20 +570,29 @@ static int flux_invoke(lua_State *L) {
     unsigned generation;
     FluxDrafts *d;
     FluxCompare compare;
-    int i;
     lua_settop(L, 3);
     d = flux_pushdrafts(L);                              /* [handler, state, action, drafts] */
     d->tables = 0;
     d->differing = 0;
-    lua_pushnil(L);
-    lua_setiuservalue(L, 4, U_NESTED);                   /* the last session's nested drafts die */
+    if (d->nested) {                                     /* the last session's nested drafts die */
+        lua_pushnil(L);
+        lua_setiuservalue(L, 4, U_NESTED);
+        d->nested = 0;
+    }
     lua_getiuservalue(L, 4, U_TOP);                      /* [.., drafts, record] */
     lua_pushvalue(L, 2);
-    lua_rawseti(L, 5, R_BASE);
-    for (i = R_COPY; i <= R_COUNT; i++) {                /* R_PARENT and R_KEY stay nil: a state has none */
-        if (i == R_PARENT || i == R_KEY || i == R_DRAFT) continue;
+    lua_rawseti(L, 5, R_BASE);                           /* R_PARENT and R_KEY stay nil: a state has none */
+    if (d->count >= 0) {                                 /* the last session's copy */
         lua_pushnil(L);
-        lua_rawseti(L, 5, i);
+        lua_rawseti(L, 5, R_COPY);
+        d->count = -1;
+    }
+    if (d->marked) {
+        lua_pushnil(L);
+        lua_rawseti(L, 5, R_MORE);
+        lua_pushnil(L);
+        lua_rawseti(L, 5, R_FROZEN);
+        d->marked = 0;
     }
     lua_pushvalue(L, 1);
     lua_createtable(L, 0, 0);                            /* the state's draft */
@@ -594,9 +610,9 @@ static int flux_invoke(lua_State *L) {
         lua_rawgeti(L, 5, R_DRAFT);
     }
     if (lua_type(L, 6) == LUA_TTABLE) {
-        lua_Integer count = -1;                          /* the session is this one: d->top is its draft */
-        if (lua_topointer(L, 6) == d->top && lua_rawgeti(L, 5, R_COUNT) == LUA_TNUMBER) count = lua_tointeger(L, -1);
-        lua_settop(L, 6);
+        /* the state's pairs when its draft was returned and given a copy (the session is this one: d->top is
+         * its draft), else -1 */
+        lua_Integer count = lua_topointer(L, 6) == d->top ? d->count : -1;
         lua_pushnil(L);
         if (count >= 0 && !d->tables && !lua_next(L, 6) && lua_getmetatable(L, 2)) {
             /* the draft's copy, changed in fields that hold no table: the old state's tables and height,
@@ -611,6 +627,7 @@ static int flux_invoke(lua_State *L) {
             }
         } else {
             lua_settop(L, 6);
+            d->marked = 1;                               /* records get R_FROZEN */
             flux_comparebegin(&compare);
             flux_freezetop(L, 4, 1, 2, count >= 0 && count <= FLUX_TOUCH_STACKED ? &compare : NULL);
             /* the draft's copy, made from the old state, compared as it was frozen: the same when it has
@@ -625,8 +642,11 @@ static int flux_invoke(lua_State *L) {
         }
     }
     d->top = NULL;                                       /* the session's drafts die */
-    lua_pushnil(L);
-    lua_setiuservalue(L, 4, U_NESTED);
+    if (d->nested) {
+        lua_pushnil(L);
+        lua_setiuservalue(L, 4, U_NESTED);
+        d->nested = 0;
+    }
     lua_pushinteger(L, (lua_Integer)bytes);
     return 2;
 }
@@ -669,7 +689,10 @@ void flux_opendrafts(lua_State *L) {
     d->generation = 0;
     d->tables = 0;
     d->differing = 0;
-    lua_createtable(L, R_COUNT, 0);
+    d->count = -1;
+    d->nested = 0;
+    d->marked = 0;
+    lua_createtable(L, R_FROZEN, 0);
     lua_setiuservalue(L, -2, U_TOP);
     lua_newtable(L);
     lua_setiuservalue(L, -2, U_MARKS);
