@@ -39,7 +39,8 @@ static const char heightkey = 0;  /* in a mark: its height */
 
 /* The sessions of one state. Its user values: U_TOP, the state's draft's record (reused); U_NESTED, the
  * nested drafts of the session now (or nil); U_MARKS, marks[h] = the metatable of published tables of
- * height h; U_METATABLE, the drafts' metatable. */
+ * height h; U_METATABLE, the drafts' metatable; U_READ, what the state's draft reads (its record's copy,
+ * or its base while it has none), so a handler's reads and writes of its state skip the record. */
 typedef struct {
     const void *top;        /* the state's draft while its session is live; NULL when none is */
     unsigned generation;    /* one more for each session */
@@ -49,7 +50,7 @@ typedef struct {
     int nested;             /* U_NESTED holds a table */
     int marked;             /* a record's R_FROZEN or R_MORE may be set: the state's record needs clearing */
 } FluxDrafts;
-enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE };
+enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_READ };
 
 /* The draft functions' first upvalue is the FluxDrafts userdata. */
 #define DRAFTS lua_upvalueindex(1)
@@ -195,6 +196,8 @@ static void flux_touch(lua_State *L, int record) {
         lua_pop(L, 1);
     } else {                                             /* the state's own draft */
         ((FluxDrafts *)lua_touserdata(L, DRAFTS))->count = count;
+        lua_rawgeti(L, record, R_COPY);
+        lua_setiuservalue(L, DRAFTS, U_READ);
     }
     lua_pop(L, 1);
     if (lua_rawgeti(L, record, R_MORE) == LUA_TTABLE) {  /* [.., more] */
@@ -314,8 +317,20 @@ static void flux_draftget(lua_State *L, int draft, int key) {
     lua_pop(L, 1);
 }
 
+/* Whether the value at idx is the draft of the state itself in the live session. */
+static int flux_istop(lua_State *L, FluxDrafts *d, int idx) {
+    return d->top != NULL && lua_topointer(L, idx) == d->top;
+}
+
 static int flux_draft_index(lua_State *L) {
+    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
     lua_settop(L, 2);
+    if (flux_istop(L, d, 1)) {                           /* the state's own: what it reads is at hand */
+        lua_getiuservalue(L, DRAFTS, U_READ);
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, 3) == LUA_TTABLE && flux_height(L, 4) > 0) flux_pushdraft(L, 4, 1, 2);
+        return 1;
+    }
     flux_draftget(L, 1, 2);
     return 1;
 }
@@ -324,13 +339,15 @@ static int flux_draft_index(lua_State *L) {
  * whether the field now differs from the old state's, so that freezing such a draft needs no walk. */
 static int flux_draft_newindex(lua_State *L) {
     FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
-    int counted;
+    int top, counted;
     lua_settop(L, 3);
-    flux_pushrecord(L, 1);                               /* [d, k, v, record] */
-    flux_touch(L, 4);
+    top = flux_istop(L, d, 1);
+    if (top) lua_getiuservalue(L, DRAFTS, U_TOP);       /* [d, k, v, record] */
+    else flux_pushrecord(L, 1);
+    if (!top || d->count < 0) flux_touch(L, 4);          /* the state's draft has its copy once counted */
     lua_rawgeti(L, 4, R_COPY);                           /* [d, k, v, record, copy] */
     lua_pushvalue(L, 2);
-    counted = lua_topointer(L, 1) == d->top && lua_type(L, 3) != LUA_TTABLE && lua_rawget(L, 5) != LUA_TTABLE;
+    counted = top && lua_type(L, 3) != LUA_TTABLE && lua_rawget(L, 5) != LUA_TTABLE;
     lua_pushvalue(L, 2);                                 /* [d, k, v, record, copy, was, k] */
     lua_pushvalue(L, 3);
     lua_rawset(L, 5);                                    /* may raise (a nil or NaN key): nothing counted yet */
@@ -579,6 +596,8 @@ static int flux_invoke(lua_State *L) {
         lua_setiuservalue(L, 4, U_NESTED);
         d->nested = 0;
     }
+    lua_pushvalue(L, 2);
+    lua_setiuservalue(L, 4, U_READ);
     lua_getiuservalue(L, 4, U_TOP);                      /* [.., drafts, record] */
     lua_pushvalue(L, 2);
     lua_rawseti(L, 5, R_BASE);                           /* R_PARENT and R_KEY stay nil: a state has none */
@@ -684,7 +703,7 @@ void flux_opendrafts(lua_State *L) {
         {"__pairs", flux_draft_pairs},
         {NULL, NULL},
     };
-    FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_METATABLE);
+    FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_READ);
     d->top = NULL;
     d->generation = 0;
     d->tables = 0;
