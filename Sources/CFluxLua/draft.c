@@ -574,10 +574,10 @@ static FluxDrafts *flux_pushdrafts(lua_State *L) {
 
 /* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
  * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
- * the old one is the old one: nobody hears of it and no undo step is made. The second result is the old
- * state's undo cost beside the new one, as flux_tablecost counts it: from the counted writes, in the walk
- * that freezes, or in one walk of the old state's top table with the comparison (flux_samestate); 0 when
- * the state is the old one. `action` is nil for a handler that cannot see it. A failed handler leaves its
+ * the old one is no change, and so is the old state itself: then the first result is nil (nobody hears of
+ * it and no undo step is made). The second result is the old state's undo cost beside the new one, as
+ * flux_tablecost counts it: from the counted writes, in the walk that freezes, or in one walk of the old
+ * state's top table with the comparison (flux_samestate); 0 when nothing changed. `action` is nil for a handler that cannot see it. A failed handler leaves its
  * session live
  * until the next call: its drafts can still be written (to copies of their own) but never frozen into a
  * state. A session that another began while the handler ran (a handler reached from a handler) is not
@@ -659,6 +659,10 @@ static int flux_invoke(lua_State *L) {
                 bytes = 0;
             }
         }
+    }
+    if (lua_rawequal(L, -1, 2)) {                        /* the old state: no change */
+        lua_pop(L, 1);
+        lua_pushnil(L);
     }
     d->top = NULL;                                       /* the session's drafts die */
     if (d->nested) {

@@ -190,7 +190,8 @@ long long flux_tablecost(lua_State *L, int t, int shared, long long budget);
 
 /* [..] -> [.., invoke]. invoke(handler, state, action) calls a Lua store's handler with a copy-on-write
  * draft of the published state `state` and returns what it returns, a table frozen into a published
- * state (see draft.c), and the undo cost of `state` beside it (flux_tablecost with FLUX_COST_BUDGET). */
+ * state (see draft.c), or nil when that holds the same as `state`; and the undo cost of `state` beside it
+ * (flux_tablecost with FLUX_COST_BUDGET). */
 void flux_pushinvoke(lua_State *L);
 
 /* [.., handler] -> [..]. Whether a handler can see the action invoke passes it: it declares a second

@@ -85,11 +85,11 @@ final class LuaStore: StoreProtocol {
 
     /// The route of the action handled last, and that action's name: a run of one action neither hashes
     /// its name into `handlers` nor makes a Lua string of it again.
-    private var lastRoute: (name: String, route: Route)?
+    @exclusivity(unchecked) private var lastRoute: (name: String, route: Route)?
 
     /// `action`'s route, or nil when this store does not handle it.
     private func route(_ action: String) throws -> Route? {
-        if let lastRoute, lastRoute.name == action { return lastRoute.route }
+        if lastRoute?.name == action { return lastRoute.unsafelyUnwrapped.route }
         guard let handler = handlers[action] else { return nil }
         guard let lua = host?.activeStack else { return Route(handler: handler, type: nil, takesAction: true) }
         try lua.ensureSpace(1)
@@ -113,50 +113,37 @@ final class LuaStore: StoreProtocol {
             })
         }
         guard let host else { throw FluxHostError.closed }
-        let next: StepCost?
         do {
-            next = try call(route, for: action, host: host)
+            try call(route, for: action, host: host)
         } catch let error as LuaError {
             throw FluxScriptError(error.message, traceback: error.traceback)
         }
-        if let next {
-            current = next.after
-            stepBefore = next.before
-            stepAfter = next.after
-            stepBytes = next.cost
-        }
     }
 
-    /// The undo cost of `before` beside `after`, as `invoke` measured it when a handler made `after` from
-    /// `before`: what ``cost(of:)`` answers for that pair without walking the state again.
-    private struct StepCost {
-        let before: LuaRef
-        let after: LuaRef
-        let cost: Int
-    }
-
-    /// The last change a handler made (the states before and after it), with its cost: held apart, so
-    /// asking for it copies and retains nothing.
+    /// The last change a handler made (the states before and after it), with the undo cost of the state
+    /// before beside the one after, as `invoke` measured it: what ``cost(of:)`` answers for that pair
+    /// without walking the state again. Held apart, so asking for it copies and retains nothing.
     @exclusivity(unchecked) private var stepBefore: LuaRef?
     @exclusivity(unchecked) private var stepAfter: LuaRef?
     @exclusivity(unchecked) private var stepBytes = 0
 
-    private func call(_ route: Route, for action: any Action, host: FluxHost) throws -> StepCost? {
+    /// Runs the handler of `route` on a draft of the state; a new state becomes the current one.
+    private func call(_ route: Route, for action: any Action, host: FluxHost) throws {
         let before = current
-        return try host.activeStack.call(host.invoke, results: 2, arguments: { lua in
+        try host.activeStack.call(host.invoke, results: 2, arguments: { lua in
             lua.push(route.handler)
             lua.push(before)
             if route.takesAction { try host.pushAction(action, type: route.type, on: lua) } else { lua.pushNil() }
         }, read: { lua, results in
             switch lua.type(at: results.lowerBound) {
             case .table:
-                // The state itself: the handler changed nothing, or made a state equal to it.
-                lua.push(before)
-                defer { lua.pop() }
-                if lua.rawEqual(results.lowerBound, -1) { return nil }
                 let cost = lua.integer(at: results.lowerBound + 1) ?? 0
-                return StepCost(before: before, after: stateRef(at: results.lowerBound, on: lua), cost: Int(cost))
-            case .nil, .none: return nil
+                let after = stateRef(at: results.lowerBound, on: lua)
+                stepBefore = before
+                stepAfter = after
+                stepBytes = Int(cost)
+                current = after
+            case .nil, .none: break // no change, or a state equal to the old one
             case let other:
                 throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")
             }
