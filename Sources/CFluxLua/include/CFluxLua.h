@@ -194,6 +194,12 @@ long long flux_tablecost(lua_State *L, int t, int shared, long long budget);
  * (flux_tablecost with FLUX_COST_BUDGET). */
 void flux_pushinvoke(lua_State *L);
 
+/* [.., action?] -> [.., new state or nil, cost] or [.., message]. invoke(handler, state, action) under
+ * flux_pcallwith with the message handler, `invoke`, `handler` and `state` registry refs: a Lua store's
+ * handler called with one crossing from Swift. With `action` nonzero the action is on top and taken; else
+ * the handler gets nil. Needs 5 free slots. */
+int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop);
+
 /* [.., handler] -> [..]. Whether a handler can see the action invoke passes it: it declares a second
  * parameter or takes varargs (a C function always can). One that cannot is given nil: no table is made. */
 int flux_takesaction(lua_State *L);

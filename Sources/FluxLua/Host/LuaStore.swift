@@ -1,4 +1,5 @@
 import CFluxLua
+import CLua
 import Flux
 
 /// A store defined by a script with `flux.store{…}`: its state is a Lua table, its handlers Lua
@@ -127,27 +128,29 @@ final class LuaStore: StoreProtocol {
     @exclusivity(unchecked) private var stepAfter: LuaRef?
     @exclusivity(unchecked) private var stepBytes = 0
 
-    /// Runs the handler of `route` on a draft of the state; a new state becomes the current one.
+    /// Runs the handler of `route` on a draft of the state; a new state becomes the current one. One call
+    /// into C (`flux_callinvoke`) pushes what invoke needs from the registry and calls it protected.
     private func call(_ route: Route, for action: any Action, host: FluxHost) throws {
+        let lua = host.activeStack
         let before = current
-        try host.activeStack.call(host.invoke, results: 2, arguments: { lua in
-            lua.push(route.handler)
-            lua.push(before)
-            if route.takesAction { try host.pushAction(action, type: route.type, on: lua) } else { lua.pushNil() }
-        }, read: { lua, results in
-            switch lua.type(at: results.lowerBound) {
-            case .table:
-                let cost = lua.integer(at: results.lowerBound + 1) ?? 0
-                let after = stateRef(at: results.lowerBound, on: lua)
-                stepBefore = before
-                stepAfter = after
-                stepBytes = Int(cost)
-                current = after
-            case .nil, .none: break // no change, or a state equal to the old one
-            case let other:
-                throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")
-            }
-        })
+        let base = lua.top
+        defer { lua.top = base }
+        try lua.ensureSpace(6)
+        if route.takesAction { try host.pushAction(action, type: route.type, on: lua) }
+        var stop: Int32 = 0
+        let status = flux_callinvoke(lua.state, host.invoke.id, route.handler.id, before.id, route.takesAction ? 1 : 0, &stop)
+        guard status == LUA_OK else { throw LuaError(status: status, stop: stop, popping: lua) }
+        switch lua.type(at: base + 1) {
+        case .table:
+            let after = stateRef(at: base + 1, on: lua)
+            stepBefore = before
+            stepAfter = after
+            stepBytes = Int(lua.integer(at: base + 2) ?? 0)
+            current = after
+        case .nil, .none: break // no change, or a state equal to the old one
+        case let other:
+            throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")
+        }
     }
 
     /// The refs of the states handlers made, visited in turn from `nextRef`: a ref only this list holds
