@@ -696,16 +696,13 @@ int flux_takesaction(lua_State *L) {
 
 int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop) {
     int base = lua_gettop(L) - (action ? 1 : 0);         /* [.., action?] */
-    int status;
     flux_pushmsghandler(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, invoke);
     lua_rawgeti(L, LUA_REGISTRYINDEX, handler);
     lua_rawgeti(L, LUA_REGISTRYINDEX, state);
     if (action) lua_rotate(L, base + 1, -1);             /* [.., msgh, invoke, handler, state, action] */
     else lua_pushnil(L);
-    status = flux_pcallwith(L, 3, 2, base + 1, stop);
-    lua_remove(L, base + 1);
-    return status;
+    return flux_pcallwith(L, 3, 2, base + 1, stop);
 }
 
 /* Made once with the drafts as their upvalue (flux_opendrafts, in a protected call): pushing them later

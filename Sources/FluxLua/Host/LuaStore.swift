@@ -140,12 +140,12 @@ final class LuaStore: StoreProtocol {
         var stop: Int32 = 0
         let status = flux_callinvoke(lua.state, host.invoke.id, route.handler.id, before.id, route.takesAction ? 1 : 0, &stop)
         guard status == LUA_OK else { throw LuaError(status: status, stop: stop, popping: lua) }
-        switch lua.type(at: base + 1) {
+        switch lua.type(at: base + 2) { // [.., message handler, new state, cost]
         case .table:
-            let after = stateRef(at: base + 1, on: lua)
+            let after = stateRef(at: base + 2, on: lua)
             stepBefore = before
             stepAfter = after
-            stepBytes = Int(lua.integer(at: base + 2) ?? 0)
+            stepBytes = Int(lua.integer(at: base + 3) ?? 0)
             current = after
         case .nil, .none: break // no change, or a state equal to the old one
         case let other:
