@@ -188,18 +188,23 @@ static void flux_touch(lua_State *L, int record) {
             lua_rawset(L, copy);
         }
     }
-    lua_rawseti(L, record, R_COPY);                      /* [.., base] */
-    lua_pop(L, 1);
-    if (lua_rawgeti(L, record, R_PARENT) != LUA_TNIL) {  /* [.., parent] */
+    if (lua_rawgeti(L, record, R_PARENT) == LUA_TNIL) {  /* the state's own draft: [.., base, copy, nil] */
+        FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, DRAFTS, U_READ);
+        lua_rawseti(L, record, R_COPY);
+        lua_pop(L, 1);
+        d->count = count;
+        if (!d->marked) return;                          /* its R_MORE is unset */
+    } else {                                             /* [.., base, copy, parent] */
+        lua_insert(L, -3);
+        lua_rawseti(L, record, R_COPY);
+        lua_pop(L, 1);                                   /* [.., parent] */
         lua_rawgeti(L, record, R_KEY);
         flux_link(L, record, lua_gettop(L) - 1, lua_gettop(L));
-        lua_pop(L, 1);
-    } else {                                             /* the state's own draft */
-        ((FluxDrafts *)lua_touserdata(L, DRAFTS))->count = count;
-        lua_rawgeti(L, record, R_COPY);
-        lua_setiuservalue(L, DRAFTS, U_READ);
+        lua_pop(L, 2);
     }
-    lua_pop(L, 1);
     if (lua_rawgeti(L, record, R_MORE) == LUA_TTABLE) {  /* [.., more] */
         lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
         for (i = 1; i + 1 <= n; i += 2) {
