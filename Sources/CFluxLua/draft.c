@@ -14,13 +14,14 @@
  *
  * The handler running now has a session: the drafts' bookkeeping, kept in one userdata (FluxDrafts) made
  * once per state and reused by every call. A draft's record is {base, copy, parent, key, draft, more,
- * frozen, count}: the table it stands for, its own copy once written to, where it was read from (more such
- * places in `more`, for a table the state holds twice), what freezing made of it, and how many pairs the
- * base has (counted when the copy is made). The state's own draft is known by its address and has a
- * record the userdata keeps from call to call, so a handler that changes a field of its state makes two
- * tables (its draft and the copy) and no bookkeeping. Drafts of nested tables are found in a table made on
- * the first of them (nested[base] = draft, nested[draft] = record). When the handler returns, the session
- * ends: the address is forgotten and the nested table dropped, so every draft of it is dead.
+ * frozen}: the table it stands for, its own copy once written to, where it was read from (more such places
+ * in `more`, for a table the state holds twice), and what freezing made of it. The state's own draft is
+ * known by its address and has a record the userdata keeps from call to call, so a handler that changes a
+ * field of its state makes two tables (its draft and the copy) and no bookkeeping; the userdata notes how
+ * many pairs the state has (counted when the copy is made) and which slots of that record the next call
+ * must clear. Drafts of nested tables are found in a table made on the first of them (nested[base] =
+ * draft, nested[draft] = record). When the handler returns, the session ends: the address is forgotten
+ * and the nested table dropped, so every draft of it is dead.
  *
  * Freezing walks only what it must. Writes to the state's own draft that put no table in and take none out
  * are counted as they happen (does the field now differ from the old state's?): such a copy holds the old
@@ -38,21 +39,25 @@ static const char heightkey = 0;  /* in a mark: its height */
 
 /* The sessions of one state. Its user values: U_TOP, the state's draft's record (reused); U_NESTED, the
  * nested drafts of the session now (or nil); U_MARKS, marks[h] = the metatable of published tables of
- * height h; U_METATABLE, the drafts' metatable. */
+ * height h; U_METATABLE, the drafts' metatable; U_READ, what the state's draft reads (its record's copy,
+ * or its base while it has none), so a handler's reads and writes of its state skip the record. */
 typedef struct {
     const void *top;        /* the state's draft while its session is live; NULL when none is */
     unsigned generation;    /* one more for each session */
     int tables;             /* a table was written or linked into a copy, or a nested draft written */
     long long differing;    /* otherwise: how many fields of the state's copy differ from the old state's */
+    lua_Integer count;      /* the pairs of the state, counted when its draft's copy was made; -1 before */
+    int nested;             /* U_NESTED holds a table */
+    int marked;             /* a record's R_FROZEN or R_MORE may be set: the state's record needs clearing */
 } FluxDrafts;
-enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE };
+enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_READ };
 
 /* The draft functions' first upvalue is the FluxDrafts userdata. */
 #define DRAFTS lua_upvalueindex(1)
 
-/* Record slots. R_FROZEN: what freezing made of the draft (its copy, or its base when untouched);
- * R_COUNT: the pairs of its base, counted when the copy was made. */
-enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE, R_FROZEN, R_COUNT };
+/* Record slots. R_FROZEN: what freezing made of the draft (its copy, or its base when untouched). The
+ * state's own draft has no R_PARENT nor R_KEY, which tells its record from the others. */
+enum { R_BASE = 1, R_COPY, R_PARENT, R_KEY, R_DRAFT, R_MORE, R_FROZEN };
 
 /* The most pairs a first write copies in one pass, held on the stack; a larger table is read twice. */
 #define FLUX_TOUCH_STACKED 16
@@ -76,6 +81,7 @@ static int flux_findrecord(lua_State *L, int drafts, int idx) {
         lua_getiuservalue(L, drafts, U_TOP);
         return 1;
     }
+    if (!d->nested) return 0;
     idx = lua_absindex(L, idx);
     if (lua_getiuservalue(L, drafts, U_NESTED) == LUA_TTABLE) {
         lua_pushvalue(L, idx);
@@ -110,6 +116,7 @@ static void flux_pushnested(lua_State *L, int drafts) {
     lua_newtable(L);
     lua_pushvalue(L, -1);
     lua_setiuservalue(L, drafts, U_NESTED);
+    ((FluxDrafts *)lua_touserdata(L, drafts))->nested = 1;
 }
 
 /* [..] -> [.., table]. The draft's own copy, or its base while it has none. */
@@ -181,16 +188,23 @@ static void flux_touch(lua_State *L, int record) {
             lua_rawset(L, copy);
         }
     }
-    lua_pushinteger(L, count);
-    lua_rawseti(L, record, R_COUNT);
-    lua_rawseti(L, record, R_COPY);                      /* [.., base] */
-    lua_pop(L, 1);
-    if (lua_rawgeti(L, record, R_PARENT) != LUA_TNIL) {  /* [.., parent] */
+    if (lua_rawgeti(L, record, R_PARENT) == LUA_TNIL) {  /* the state's own draft: [.., base, copy, nil] */
+        FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, DRAFTS, U_READ);
+        lua_rawseti(L, record, R_COPY);
+        lua_pop(L, 1);
+        d->count = count;
+        if (!d->marked) return;                          /* its R_MORE is unset */
+    } else {                                             /* [.., base, copy, parent] */
+        lua_insert(L, -3);
+        lua_rawseti(L, record, R_COPY);
+        lua_pop(L, 1);                                   /* [.., parent] */
         lua_rawgeti(L, record, R_KEY);
         flux_link(L, record, lua_gettop(L) - 1, lua_gettop(L));
-        lua_pop(L, 1);
+        lua_pop(L, 2);
     }
-    lua_pop(L, 1);
     if (lua_rawgeti(L, record, R_MORE) == LUA_TTABLE) {  /* [.., more] */
         lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
         for (i = 1; i + 1 <= n; i += 2) {
@@ -219,6 +233,7 @@ static void flux_addplace(lua_State *L, int record, int parent, int key) {
         lua_newtable(L);
         lua_pushvalue(L, -1);
         lua_rawseti(L, record, R_MORE);
+        ((FluxDrafts *)lua_touserdata(L, DRAFTS))->marked = 1;
     }
     more = lua_gettop(L);
     n = (lua_Integer)lua_rawlen(L, more);
@@ -278,7 +293,7 @@ static void flux_pushdraft(lua_State *L, int t, int parent, int key) {
     lua_pushvalue(L, draft);
     lua_rawset(L, nested);                               /* nested[t] = draft */
     lua_pushvalue(L, draft);
-    lua_createtable(L, R_COUNT, 0);                      /* [.., nested, draft, draft, record] */
+    lua_createtable(L, R_FROZEN, 0);                     /* [.., nested, draft, draft, record] */
     lua_pushvalue(L, t);
     lua_rawseti(L, -2, R_BASE);
     lua_pushvalue(L, parent);
@@ -307,8 +322,20 @@ static void flux_draftget(lua_State *L, int draft, int key) {
     lua_pop(L, 1);
 }
 
+/* Whether the value at idx is the draft of the state itself in the live session. */
+static int flux_istop(lua_State *L, FluxDrafts *d, int idx) {
+    return d->top != NULL && lua_topointer(L, idx) == d->top;
+}
+
 static int flux_draft_index(lua_State *L) {
+    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
     lua_settop(L, 2);
+    if (flux_istop(L, d, 1)) {                           /* the state's own: what it reads is at hand */
+        lua_getiuservalue(L, DRAFTS, U_READ);
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, 3) == LUA_TTABLE && flux_height(L, 4) > 0) flux_pushdraft(L, 4, 1, 2);
+        return 1;
+    }
     flux_draftget(L, 1, 2);
     return 1;
 }
@@ -317,13 +344,15 @@ static int flux_draft_index(lua_State *L) {
  * whether the field now differs from the old state's, so that freezing such a draft needs no walk. */
 static int flux_draft_newindex(lua_State *L) {
     FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
-    int counted;
+    int top, counted;
     lua_settop(L, 3);
-    flux_pushrecord(L, 1);                               /* [d, k, v, record] */
-    flux_touch(L, 4);
+    top = flux_istop(L, d, 1);
+    if (top) lua_getiuservalue(L, DRAFTS, U_TOP);       /* [d, k, v, record] */
+    else flux_pushrecord(L, 1);
+    if (!top || d->count < 0) flux_touch(L, 4);          /* the state's draft has its copy once counted */
     lua_rawgeti(L, 4, R_COPY);                           /* [d, k, v, record, copy] */
     lua_pushvalue(L, 2);
-    counted = lua_topointer(L, 1) == d->top && lua_type(L, 3) != LUA_TTABLE && lua_rawget(L, 5) != LUA_TTABLE;
+    counted = top && lua_type(L, 3) != LUA_TTABLE && lua_rawget(L, 5) != LUA_TTABLE;
     lua_pushvalue(L, 2);                                 /* [d, k, v, record, copy, was, k] */
     lua_pushvalue(L, 3);
     lua_rawset(L, 5);                                    /* may raise (a nil or NaN key): nothing counted yet */
@@ -550,10 +579,10 @@ static FluxDrafts *flux_pushdrafts(lua_State *L) {
 
 /* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
  * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
- * the old one is the old one: nobody hears of it and no undo step is made. The second result is the old
- * state's undo cost beside the new one, as flux_tablecost counts it: from the counted writes, in the walk
- * that freezes, or in one walk of the old state's top table with the comparison (flux_samestate); 0 when
- * the state is the old one. `action` is nil for a handler that cannot see it. A failed handler leaves its
+ * the old one is no change, and so is the old state itself: then the first result is nil (nobody hears of
+ * it and no undo step is made). The second result is the old state's undo cost beside the new one, as
+ * flux_tablecost counts it: from the counted writes, in the walk that freezes, or in one walk of the old
+ * state's top table with the comparison (flux_samestate); 0 when nothing changed. `action` is nil for a handler that cannot see it. A failed handler leaves its
  * session live
  * until the next call: its drafts can still be written (to copies of their own) but never frozen into a
  * state. A session that another began while the handler ran (a handler reached from a handler) is not
@@ -563,20 +592,31 @@ static int flux_invoke(lua_State *L) {
     unsigned generation;
     FluxDrafts *d;
     FluxCompare compare;
-    int i;
     lua_settop(L, 3);
     d = flux_pushdrafts(L);                              /* [handler, state, action, drafts] */
     d->tables = 0;
     d->differing = 0;
-    lua_pushnil(L);
-    lua_setiuservalue(L, 4, U_NESTED);                   /* the last session's nested drafts die */
+    if (d->nested) {                                     /* the last session's nested drafts die */
+        lua_pushnil(L);
+        lua_setiuservalue(L, 4, U_NESTED);
+        d->nested = 0;
+    }
+    lua_pushvalue(L, 2);
+    lua_setiuservalue(L, 4, U_READ);
     lua_getiuservalue(L, 4, U_TOP);                      /* [.., drafts, record] */
     lua_pushvalue(L, 2);
-    lua_rawseti(L, 5, R_BASE);
-    for (i = R_COPY; i <= R_COUNT; i++) {                /* R_PARENT and R_KEY stay nil: a state has none */
-        if (i == R_PARENT || i == R_KEY || i == R_DRAFT) continue;
+    lua_rawseti(L, 5, R_BASE);                           /* R_PARENT and R_KEY stay nil: a state has none */
+    if (d->count >= 0) {                                 /* the last session's copy */
         lua_pushnil(L);
-        lua_rawseti(L, 5, i);
+        lua_rawseti(L, 5, R_COPY);
+        d->count = -1;
+    }
+    if (d->marked) {
+        lua_pushnil(L);
+        lua_rawseti(L, 5, R_MORE);
+        lua_pushnil(L);
+        lua_rawseti(L, 5, R_FROZEN);
+        d->marked = 0;
     }
     lua_pushvalue(L, 1);
     lua_createtable(L, 0, 0);                            /* the state's draft */
@@ -594,9 +634,9 @@ static int flux_invoke(lua_State *L) {
         lua_rawgeti(L, 5, R_DRAFT);
     }
     if (lua_type(L, 6) == LUA_TTABLE) {
-        lua_Integer count = -1;                          /* the session is this one: d->top is its draft */
-        if (lua_topointer(L, 6) == d->top && lua_rawgeti(L, 5, R_COUNT) == LUA_TNUMBER) count = lua_tointeger(L, -1);
-        lua_settop(L, 6);
+        /* the state's pairs when its draft was returned and given a copy (the session is this one: d->top is
+         * its draft), else -1 */
+        lua_Integer count = lua_topointer(L, 6) == d->top ? d->count : -1;
         lua_pushnil(L);
         if (count >= 0 && !d->tables && !lua_next(L, 6) && lua_getmetatable(L, 2)) {
             /* the draft's copy, changed in fields that hold no table: the old state's tables and height,
@@ -611,6 +651,7 @@ static int flux_invoke(lua_State *L) {
             }
         } else {
             lua_settop(L, 6);
+            d->marked = 1;                               /* records get R_FROZEN */
             flux_comparebegin(&compare);
             flux_freezetop(L, 4, 1, 2, count >= 0 && count <= FLUX_TOUCH_STACKED ? &compare : NULL);
             /* the draft's copy, made from the old state, compared as it was frozen: the same when it has
@@ -624,9 +665,16 @@ static int flux_invoke(lua_State *L) {
             }
         }
     }
+    if (lua_rawequal(L, -1, 2)) {                        /* the old state: no change */
+        lua_pop(L, 1);
+        lua_pushnil(L);
+    }
     d->top = NULL;                                       /* the session's drafts die */
-    lua_pushnil(L);
-    lua_setiuservalue(L, 4, U_NESTED);
+    if (d->nested) {
+        lua_pushnil(L);
+        lua_setiuservalue(L, 4, U_NESTED);
+        d->nested = 0;
+    }
     lua_pushinteger(L, (lua_Integer)bytes);
     return 2;
 }
@@ -651,6 +699,17 @@ int flux_takesaction(lua_State *L) {
     return ar.nparams >= 2 || ar.isvararg;
 }
 
+int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop) {
+    int base = lua_gettop(L) - (action ? 1 : 0);         /* [.., action?] */
+    flux_pushmsghandler(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, invoke);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, handler);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, state);
+    if (action) lua_rotate(L, base + 1, -1);             /* [.., msgh, invoke, handler, state, action] */
+    else lua_pushnil(L);
+    return flux_pcallwith(L, 3, 2, base + 1, stop);
+}
+
 /* Made once with the drafts as their upvalue (flux_opendrafts, in a protected call): pushing them later
  * allocates nothing. */
 void flux_pushinvoke(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &invokekey); }
@@ -664,12 +723,15 @@ void flux_opendrafts(lua_State *L) {
         {"__pairs", flux_draft_pairs},
         {NULL, NULL},
     };
-    FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_METATABLE);
+    FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_READ);
     d->top = NULL;
     d->generation = 0;
     d->tables = 0;
     d->differing = 0;
-    lua_createtable(L, R_COUNT, 0);
+    d->count = -1;
+    d->nested = 0;
+    d->marked = 0;
+    lua_createtable(L, R_FROZEN, 0);
     lua_setiuservalue(L, -2, U_TOP);
     lua_newtable(L);
     lua_setiuservalue(L, -2, U_MARKS);

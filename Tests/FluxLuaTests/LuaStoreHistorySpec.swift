@@ -110,4 +110,40 @@ struct LuaStoreHistorySpec {
         #expect(dispatcher.history.cost == expected)
         #expect(try host.run(#"return flux.state("grow").n"#) == [.integer(10)])
     }
+
+    @Test("states kept while many more steps come and go are restored exactly: a failed all-or-nothing run, then undo")
+    func keptStatesSurviveManySteps() throws {
+        struct Stop: Error {}
+        let dispatcher = Dispatcher()
+        let host = FluxHost(dispatcher: dispatcher)
+        try host.run(#"""
+        flux.store{
+          name = "tally",
+          state = {n = 0, log = {}},
+          on = {
+            ["tally.add"] = function(s) s.n = s.n + 1 end,
+            ["tally.note"] = function(s) s.log[#s.log + 1] = s.n end,
+          },
+        }
+        flux.dispatch("tally.add")
+        flux.dispatch("tally.note")
+        flux.dispatch("tally.add")
+        """#)
+        // The run keeps the state now and the undo steps while 300 states more are made, and 200 of them
+        // dropped from the history again.
+        #expect(throws: Stop.self) {
+            try dispatcher.allOrNothing {
+                for i in 1 ... 300 { try host.dispatch(actionNamed: i % 3 == 0 ? "tally.note" : "tally.add", payloadSource: nil) }
+                throw Stop()
+            }
+        }
+        let state = #"local s = flux.state("tally") return s.n, #s.log, s.log[1]"#
+        #expect(try host.run(state) == [.integer(2), .integer(1), .integer(1)])
+        for i in 1 ... 10 { try host.dispatch(actionNamed: i % 2 == 0 ? "tally.note" : "tally.add", payloadSource: nil) }
+        #expect(try host.run(state) == [.integer(7), .integer(6), .integer(1)])
+        for _ in 1 ... 10 { try dispatcher.undo() }
+        #expect(try host.run(state) == [.integer(2), .integer(1), .integer(1)])
+        while try dispatcher.undo() {}
+        #expect(try host.run(state) == [.integer(0), .integer(0), .nil])
+    }
 }

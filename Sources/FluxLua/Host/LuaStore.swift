@@ -92,11 +92,11 @@ final class LuaStore: StoreProtocol {
 
     /// The route of the action handled last, and that action's name: a run of one action neither hashes
     /// its name into `handlers` nor makes a Lua string of it again.
-    private var lastRoute: (name: String, route: Route)?
+    @exclusivity(unchecked) private var lastRoute: (name: String, route: Route)?
 
     /// `action`'s route, or nil when this store does not handle it.
     private func route(_ action: String) throws -> Route? {
-        if let lastRoute, lastRoute.name == action { return lastRoute.route }
+        if lastRoute?.name == action { return lastRoute.unsafelyUnwrapped.route }
         guard let handler = handlers[action] else { return nil }
         guard let lua = host?.activeStack else { return Route(handler: handler, type: nil, takesAction: true) }
         try lua.ensureSpace(1)
@@ -120,49 +120,75 @@ final class LuaStore: StoreProtocol {
             })
         }
         guard let host else { throw FluxHostError.closed }
-        let next: StepCost?
         do {
-            next = try call(route, for: action, host: host)
+            try call(route, for: action, host: host)
         } catch let error as LuaError {
             throw FluxScriptError(error.message, traceback: error.traceback)
         }
-        if let next {
-            current = next.after
-            stepCost = next
+    }
+
+    /// The last change a handler made (the states before and after it), with the undo cost of the state
+    /// before beside the one after, as `invoke` measured it: what ``cost(of:)`` answers for that pair
+    /// without walking the state again. Held apart, so asking for it copies and retains nothing.
+    @exclusivity(unchecked) private var stepBefore: LuaRef?
+    @exclusivity(unchecked) private var stepAfter: LuaRef?
+    @exclusivity(unchecked) private var stepBytes = 0
+
+    /// Runs the handler of `route` on a draft of the state; a new state becomes the current one. One call
+    /// into C (`flux_callinvoke`) pushes what invoke needs from the registry and calls it protected.
+    private func call(_ route: Route, for action: any Action, host: FluxHost) throws {
+        let lua = host.activeStack
+        let before = current
+        let base = lua.top
+        defer { lua.top = base }
+        try lua.ensureSpace(6)
+        if route.takesAction { try host.pushAction(action, type: route.type, on: lua) }
+        var stop: Int32 = 0
+        let status = flux_callinvoke(lua.state, host.invoke.id, route.handler.id, before.id, route.takesAction ? 1 : 0, &stop)
+        guard status == LUA_OK else { throw LuaError(status: status, stop: stop, popping: lua) }
+        switch lua.type(at: base + 2) { // [.., message handler, new state, cost]
+        case .table:
+            let after = stateRef(at: base + 2, on: lua)
+            stepBefore = before
+            stepAfter = after
+            stepBytes = Int(lua.integer(at: base + 3) ?? 0)
+            current = after
+        case .nil, .none: break // no change, or a state equal to the old one
+        case let other:
+            throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")
         }
     }
 
-    /// The undo cost of `before` beside `after`, as `invoke` measured it when a handler made `after` from
-    /// `before`: what ``cost(of:)`` answers for that pair without walking the state again.
-    private struct StepCost {
-        let before: LuaRef
-        let after: LuaRef
-        let cost: Int
-    }
+    /// The refs of the states handlers made, visited in turn from `nextRef`: a ref only this list holds
+    /// belongs to a state nothing keeps any more (the undo history dropped it), and a new state takes its
+    /// registry slot — no allocation, no `luaL_ref` and no `luaL_unref` per dispatch. A ref anything else
+    /// holds (an undo step, a rollback, a kept snapshot) is never reused, so a snapshot always holds the
+    /// state it was taken of. The list grows to the most states kept at once, and the tables of states
+    /// dropped stay until their refs are reused: never more than were kept at once.
+    @exclusivity(unchecked) private var stateRefs: [LuaRef] = []
+    @exclusivity(unchecked) private var nextRef = 0
 
-    /// The last change a handler made, with its cost.
-    private var stepCost: StepCost?
+    /// How many refs from `nextRef` on a new state looks at before it makes a new one: more than one, so a
+    /// ref kept long (a snapshot held while many actions run) does not make a new one every round.
+    private static let refsLookedAt = 2
 
-    private func call(_ route: Route, for action: any Action, host: FluxHost) throws -> StepCost? {
-        let before = current
-        return try host.activeStack.call(host.invoke, results: 2, arguments: { lua in
-            lua.push(route.handler)
-            lua.push(before)
-            if route.takesAction { try host.pushAction(action, type: route.type, on: lua) } else { lua.pushNil() }
-        }, read: { lua, results in
-            switch lua.type(at: results.lowerBound) {
-            case .table:
-                // The state itself: the handler changed nothing, or made a state equal to it.
-                lua.push(before)
-                defer { lua.pop() }
-                if lua.rawEqual(results.lowerBound, -1) { return nil }
-                let cost = lua.integer(at: results.lowerBound + 1) ?? 0
-                return StepCost(before: before, after: lua.ref(at: results.lowerBound), cost: Int(cost))
-            case .nil, .none: return nil
-            case let other:
-                throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")
+    /// A ref holding the table at `index`, a state a handler just made.
+    private func stateRef(at index: Int32, on lua: LuaStack) -> LuaRef {
+        let count = stateRefs.count
+        var looked = 0
+        while looked < Self.refsLookedAt, looked < count {
+            looked += 1
+            let at = nextRef
+            nextRef = at + 1 == count ? 0 : at + 1
+            if isKnownUniquelyReferenced(&stateRefs[at]) {
+                let ref = stateRefs[at]
+                lua.assign(ref, from: index)
+                return ref
             }
-        })
+        }
+        let ref = lua.ref(at: index)
+        stateRefs.append(ref)
+        return ref
     }
 
     func rollback() { current = checkpoint }
@@ -174,17 +200,27 @@ final class LuaStore: StoreProtocol {
     }
 
     func cost(of snapshot: Any) -> Int {
-        if let stepCost, stepCost.after === current, Self.holds(snapshot, stepCost.before) { return stepCost.cost }
+        if Self.address(of: stepAfter) == Self.address(of: current), Self.holds(snapshot, stepBefore) { return stepBytes }
         guard let host, let table = snapshot as? LuaRef else { return 0 }
         return host.activeStack.tableCost(of: table, sharingWith: current)
     }
 
-    /// Whether `snapshot` is `table` itself. An `Any` holding a class instance holds the reference in the
-    /// first word of its inline buffer (Swift's stable layout of existentials), so this is a type check
-    /// and a load where `as?` is a dynamic cast: the undo step of every dispatch asks it.
-    private static func holds(_ snapshot: Any, _ table: LuaRef) -> Bool {
-        guard type(of: snapshot) == LuaRef.self else { return false }
-        return withUnsafeBytes(of: snapshot) { $0.load(as: UnsafeRawPointer.self) } == UnsafeRawPointer(Unmanaged.passUnretained(table).toOpaque())
+    /// Whether `snapshot` is `table` itself. An `Any` is three words of inline buffer and its type's
+    /// metadata (Swift's stable layout of existentials); one holding a class instance holds the reference
+    /// in the buffer's first word. So this is two loads where `as?` is a dynamic cast and `type(of:)` a
+    /// runtime call: the undo step of every dispatch asks it.
+    private static func holds(_ snapshot: Any, _ table: LuaRef?) -> Bool {
+        guard let table else { return false }
+        // `as Any`: the existential itself, not the value it holds (which passing it to a generic would open).
+        return withUnsafeBytes(of: snapshot as Any) { words in
+            words.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self) == unsafeBitCast(LuaRef.self as AnyClass, to: UnsafeRawPointer.self)
+                && words.load(as: UnsafeRawPointer.self) == address(of: table)
+        }
+    }
+
+    /// The object `ref` refers to, as an address: compared without retaining it.
+    private static func address(of ref: LuaRef?) -> UnsafeRawPointer? {
+        unsafeBitCast(ref, to: UnsafeRawPointer?.self)
     }
 
     func publish() {
