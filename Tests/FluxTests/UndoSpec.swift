@@ -32,6 +32,26 @@ struct UndoSpec {
         #expect(counts == [9, 8, 7, 8, 9, 10])
     }
 
+    @Test("changing the undo limit keeps the newest steps that fit; a raised limit keeps more from then on")
+    func changingTheLimit() throws {
+        let counter = CounterStore(dispatcher: dispatcher)
+        for _ in 1 ... 6 { try dispatcher.dispatch(Increment()) }
+        dispatcher.history.limit = 2
+        #expect(dispatcher.history.limit == 2)
+        var counts: [Int] = []
+        while try dispatcher.undo() { counts.append(counter.state.count) }
+        #expect(counts == [5, 4])
+        dispatcher.history.limit = 5
+        for _ in 1 ... 6 { try dispatcher.dispatch(Increment()) }
+        counts = []
+        while try dispatcher.undo() { counts.append(counter.state.count) }
+        #expect(counts == [9, 8, 7, 6, 5])
+        dispatcher.history.limit = -1
+        #expect(dispatcher.history.limit == 0)
+        try dispatcher.dispatch(Increment())
+        #expect(try dispatcher.undo() == false)
+    }
+
     @Test("steps read from the history keep their states while later steps take the places of the dropped ones")
     func savedStepsKeepTheirStates() throws {
         let dispatcher = Dispatcher(historyLimit: 3)

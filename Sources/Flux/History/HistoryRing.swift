@@ -27,7 +27,10 @@ final class HistoryRing {
 
     /// The most steps kept.
     @exclusivity(unchecked) var capacity: Int {
-        didSet { resize() }
+        didSet {
+            capacity = max(0, capacity) // in the observer itself: no second call of it
+            resize()
+        }
     }
 
     init(capacity: Int) {
@@ -135,7 +138,6 @@ final class HistoryRing {
 
     /// Keeps the newest `capacity` steps, in order, in a ring of the new size.
     private func resize() {
-        capacity = max(0, capacity)
         let kept = entries.suffix(capacity)
         removeAll()
         for entry in kept { append(entry) }
