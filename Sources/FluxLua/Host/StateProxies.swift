@@ -22,7 +22,7 @@ final class StateProxies {
     /// The state while a view of it may be reached; a placeholder in a free slot.
     @exclusivity(unchecked) private var states: ContiguousArray<any Encodable> = []
     @exclusivity(unchecked) private(set) var storeNames: ContiguousArray<String> = []
-    /// Counts each slot's states: a view names the generation it was made in.
+    /// Counts the times each batch was handed out: a view names the generation of its batch it was made in.
     @exclusivity(unchecked) private var generations: ContiguousArray<Int> = []
     /// The whole state as a read-only table, once `pairs` or `#` needed it.
     @exclusivity(unchecked) private(set) var wholes: ContiguousArray<LuaRef?> = []
@@ -71,7 +71,8 @@ final class StateProxies {
         next += 1
         states[slot] = state
         storeNames[slot] = storeName
-        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot]), metatable.id, token.unsafelyUnwrapped.id)
+        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), metatable.id,
+                       token.unsafelyUnwrapped.id)
     }
 
     /// [..] -> [.., metatable]. The views' metatable, for the host to give its other metamethods.
@@ -89,8 +90,8 @@ final class StateProxies {
 
     /// Whether `slot` holds the state of `generation`: always, for a view that can be reached.
     private func holds(_ slot: lua_Integer, _ generation: lua_Integer) -> Bool {
-        slot >= 0 && slot < generations.count && generations[Int(slot)] == generation
-            && held[Int(slot) / Self.batchSize]
+        let batch = slot / lua_Integer(Self.batchSize)
+        return slot >= 0 && batch < generations.count && generations[Int(batch)] == generation && held[Int(batch)]
     }
 
     /// The state in `slot`.
@@ -157,20 +158,29 @@ final class StateProxies {
         for batch in 0 ..< count where held[batch] && marks[batch] == 0 {
             held[batch] = false
             freeBatches.append(batch)
-            for slot in batch * Self.batchSize ..< (batch + 1) * Self.batchSize {
-                states[slot] = Free()
-                wholes[slot] = nil
-                generations[slot] += 1
-            }
+            generations[batch] += 1
+            free(batch)
         }
         guard freeBatches.count * 4 < count || count == 0 else { return }
         let added = max(count, 4)
         let slots = added * Self.batchSize
         states.append(contentsOf: repeatElement(Free() as any Encodable, count: slots))
         storeNames.append(contentsOf: repeatElement("", count: slots))
-        generations.append(contentsOf: repeatElement(0, count: slots))
+        generations.append(contentsOf: repeatElement(0, count: added))
         wholes.append(contentsOf: repeatElement(nil, count: slots))
         held.append(contentsOf: repeatElement(false, count: added))
         freeBatches.append(contentsOf: (count ..< count + added).reversed())
+    }
+
+    /// Lets go of the states of `batch`, and of the whole tables made of them: in one pass over each array,
+    /// not an access (with its checks) per slot.
+    private func free(_ batch: Int) {
+        let slots = batch * Self.batchSize ..< (batch + 1) * Self.batchSize
+        states.withUnsafeMutableBufferPointer { states in
+            for slot in slots { states[slot] = Free() }
+        }
+        wholes.withUnsafeMutableBufferPointer { wholes in
+            for slot in slots where wholes[slot] != nil { wholes[slot] = nil }
+        }
     }
 }
