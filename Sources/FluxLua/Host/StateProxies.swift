@@ -7,9 +7,9 @@ import CLua
 ///
 /// A slot keeps its state as long as a view of it can be reached, so a view a script keeps reads the state
 /// it was made with after any later change. Views have no finalizer. Slots are handed out in batches of
-/// ``batchSize``; every view of a batch holds the batch's token, which Lua keeps as a weak key while any of
-/// them lives. Every quarter of its batches handed out (or when none is free), the table asks Lua which
-/// tokens are still alive (`flux_markproxies`) and frees the batches of the others, doubling its batches
+/// ``batchSize``; every view of a batch has the batch's own metatable (its token), which Lua keeps as a weak
+/// key while any of them lives. Every quarter of its batches handed out (or when none is free), the table
+/// asks Lua which tokens are still alive (`flux_markproxies`) and frees the batches of the others, doubling its batches
 /// unless a quarter of them come free: making a view costs the same however many a script keeps, a state
 /// no view can reach goes soon after the collector has found its views, and a kept view keeps at most
 /// ``batchSize`` states.
@@ -22,21 +22,25 @@ final class StateProxies {
     /// The state while a view of it may be reached; a placeholder in a free slot.
     @exclusivity(unchecked) private var states: ContiguousArray<any Encodable> = []
     @exclusivity(unchecked) private(set) var storeNames: ContiguousArray<String> = []
-    /// Counts the times each batch was handed out: a view names the generation of its batch it was made in.
-    @exclusivity(unchecked) private var generations: ContiguousArray<Int> = []
+    /// Counts the times each batch was freed, wrapping (a view keeps 32 bits of it): a view names the
+    /// generation of its batch it was made in.
+    @exclusivity(unchecked) private var generations: ContiguousArray<UInt32> = []
     /// The whole state as a read-only table, once `pairs` or `#` needed it.
     @exclusivity(unchecked) private(set) var wholes: ContiguousArray<LuaRef?> = []
     /// Whether each batch is handed out (the one being filled, or one a view may still hold).
     @exclusivity(unchecked) private var held: [Bool] = []
     @exclusivity(unchecked) private var freeBatches: [Int] = []
     @exclusivity(unchecked) private var batchesSinceSweep = 0
-    /// The batch being filled: its token, held here until it is full, and its next slot.
+    /// The batch being filled: its token (the metatable of its views), held here until it is full, and its
+    /// next slot.
     @exclusivity(unchecked) private var token: LuaRef?
     @exclusivity(unchecked) private var next = 0
     @exclusivity(unchecked) private var end = 0
-    /// The views' metatable, and the weak-keyed table of the tokens alive.
+    /// The views' metatable, which each batch's copies, and the weak-keyed table of the tokens alive.
     private let metatable: LuaRef
     private let live: LuaRef
+    /// What the metatables of this table's views hold (`flux_toproxy`).
+    private var mark: UnsafeRawPointer?
     /// Reads the field a script asks a view for.
     private let reader: StateFieldEncoder
 
@@ -56,7 +60,7 @@ final class StateProxies {
         lua.push(false)
         metatable = LuaRef(popping: lua)                    // a slot, for the metatable below
         let context = Unmanaged.passRetained(self).toOpaque() // released by the state (the reader's __gc)
-        flux_openproxies(lua.state, { state, context, slot, generation in
+        mark = flux_openproxies(lua.state, { state, context, slot, generation in
             Unmanaged<StateProxies>.fromOpaque(context!).takeUnretainedValue()
                 .read(slot: slot, generation: generation, on: LuaStack(state!))
         }, context)                                         // [.., mt]
@@ -71,11 +75,11 @@ final class StateProxies {
         next += 1
         states[slot] = state
         storeNames[slot] = storeName
-        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), metatable.id,
-                       token.unsafelyUnwrapped.id)
+        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id)
     }
 
-    /// [..] -> [.., metatable]. The views' metatable, for the host to give its other metamethods.
+    /// [..] -> [.., metatable]. The views' metatable, for the host to give its other metamethods before any
+    /// view is made (each batch copies it).
     func pushMetatable(on lua: LuaStack) {
         lua.push(metatable)
     }
@@ -84,14 +88,14 @@ final class StateProxies {
     func slot(at index: Int32, on lua: LuaStack) -> Int? {
         var slot: lua_Integer = 0
         var generation: lua_Integer = 0
-        guard flux_toproxy(lua.state, index, metatable.id, &slot, &generation) != 0 else { return nil }
+        guard flux_toproxy(lua.state, index, mark, &slot, &generation) != 0 else { return nil }
         return holds(slot, generation) ? Int(slot) : nil
     }
 
     /// Whether `slot` holds the state of `generation`: always, for a view that can be reached.
     private func holds(_ slot: lua_Integer, _ generation: lua_Integer) -> Bool {
         let batch = slot / lua_Integer(Self.batchSize)
-        return slot >= 0 && batch < generations.count && generations[Int(batch)] == generation && held[Int(batch)]
+        return slot >= 0 && batch < generations.count && lua_Integer(generations[Int(batch)]) == generation && held[Int(batch)]
     }
 
     /// The state in `slot`.
@@ -143,7 +147,7 @@ final class StateProxies {
         }
         let batch = freeBatches.removeLast()
         held[batch] = true
-        flux_newproxybatch(lua.state, live.id, lua_Integer(batch))
+        flux_newproxybatch(lua.state, metatable.id, live.id, mark, lua_Integer(batch))
         token = LuaRef(popping: lua)
         next = batch * Self.batchSize
         end = next + Self.batchSize
@@ -158,7 +162,7 @@ final class StateProxies {
         for batch in 0 ..< count where held[batch] && marks[batch] == 0 {
             held[batch] = false
             freeBatches.append(batch)
-            generations[batch] += 1
+            generations[batch] &+= 1
             free(batch)
         }
         guard freeBatches.count * 4 < count || count == 0 else { return }
