@@ -19,8 +19,10 @@ final class StateProxies {
     private struct Free: Encodable {}
 
     // By slot. One thread; no access spans a call into Lua or into a state's `encode(to:)`.
-    /// The state while a view of it may be reached; a placeholder in a free slot.
-    @exclusivity(unchecked) private var states: ContiguousArray<any Encodable> = []
+    /// The state while a view of it may be reached; a placeholder in a free slot. By batch, each in a buffer
+    /// of its own that adding batches never moves: a read borrows its state in place (its view is on the
+    /// stack, so its batch stays held), whatever views a finalizer its allocations run makes meanwhile.
+    @exclusivity(unchecked) private var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> = []
     @exclusivity(unchecked) private(set) var storeNames: ContiguousArray<String> = []
     /// Counts the times each batch was freed, wrapping (a view keeps 32 bits of it): a view names the
     /// generation of its batch it was made in.
@@ -73,9 +75,16 @@ final class StateProxies {
         if next == end { startBatch(lua) }
         let slot = next
         next += 1
-        states[slot] = state
+        place(slot).pointee = state
         storeNames[slot] = storeName
         flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id)
+    }
+
+    deinit {
+        for batch in states {
+            batch.deinitialize(count: Self.batchSize)
+            batch.deallocate()
+        }
     }
 
     /// [..] -> [.., metatable]. The views' metatable, for the host to give its other metamethods before any
@@ -99,7 +108,12 @@ final class StateProxies {
     }
 
     /// The state in `slot`.
-    func state(in slot: Int) -> any Encodable { states[slot] }
+    func state(in slot: Int) -> any Encodable { place(slot).pointee }
+
+    /// Where the state of `slot` is.
+    private func place(_ slot: Int) -> UnsafeMutablePointer<any Encodable> {
+        states[slot / Self.batchSize] + slot % Self.batchSize
+    }
 
     /// Keeps the whole state of `slot` as `whole`.
     func keep(whole: LuaRef, in slot: Int) {
@@ -115,9 +129,7 @@ final class StateProxies {
         }
         let slot = Int(slot)
         do {
-            // The state is copied out of its slot (a retain): a read that pushes a table can run a step
-            // of the collector, whose finalizer may make views and so grow the slots under a borrow.
-            let state = states[slot]
+            let state = place(slot)
             switch lua_type(lua.state, 2) {
             case LUA_TSTRING:
                 var length = 0
@@ -168,7 +180,11 @@ final class StateProxies {
         guard freeBatches.count * 4 < count || count == 0 else { return }
         let added = max(count, 4)
         let slots = added * Self.batchSize
-        states.append(contentsOf: repeatElement(Free() as any Encodable, count: slots))
+        for _ in 0 ..< added {
+            let batch = UnsafeMutablePointer<any Encodable>.allocate(capacity: Self.batchSize)
+            batch.initialize(repeating: Free(), count: Self.batchSize)
+            states.append(batch)
+        }
         storeNames.append(contentsOf: repeatElement("", count: slots))
         generations.append(contentsOf: repeatElement(0, count: added))
         wholes.append(contentsOf: repeatElement(nil, count: slots))
@@ -180,9 +196,8 @@ final class StateProxies {
     /// not an access (with its checks) per slot.
     private func free(_ batch: Int) {
         let slots = batch * Self.batchSize ..< (batch + 1) * Self.batchSize
-        states.withUnsafeMutableBufferPointer { states in
-            for slot in slots { states[slot] = Free() }
-        }
+        let batchStates = states[batch]
+        for index in 0 ..< Self.batchSize { batchStates[index] = Free() }
         wholes.withUnsafeMutableBufferPointer { wholes in
             for slot in slots where wholes[slot] != nil { wholes[slot] = nil }
         }
