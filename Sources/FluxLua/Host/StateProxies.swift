@@ -76,7 +76,7 @@ final class StateProxies {
         let slot = next
         next += 1
         place(slot).pointee = state
-        storeNames[slot] = storeName
+        if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
         flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id)
     }
 
