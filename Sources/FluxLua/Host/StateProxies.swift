@@ -63,8 +63,9 @@ final class StateProxies {
         metatable = LuaRef(popping: lua)                    // a slot, for the metatable below
         let context = Unmanaged.passRetained(self).toOpaque() // released by the state (the reader's __gc)
         mark = flux_openproxies(lua.state, { state, context, slot, generation in
-            Unmanaged<StateProxies>.fromOpaque(context!).takeUnretainedValue()
-                .read(slot: slot, generation: generation, on: LuaStack(state!))
+            Unmanaged<StateProxies>.fromOpaque(context!)._withUnsafeGuaranteedRef { // the state holds it: no retain
+                $0.read(slot: slot, generation: generation, on: LuaStack(state!))
+            }
         }, context)                                         // [.., mt]
         lua.assign(metatable, from: -1)
         lua.pop()
