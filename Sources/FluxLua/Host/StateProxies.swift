@@ -16,10 +16,9 @@ import CLua
 final class StateProxies {
     static let batchSize = 64
 
-    private struct Free: Encodable {}
-
     // By slot. One thread; no access spans a call into Lua or into a state's `encode(to:)`.
-    /// The state while a view of it may be reached; a placeholder in a free slot. By batch, each in a buffer
+    /// The state while a view of it may be reached; nothing (uninitialized memory) in a free slot, or one not
+    /// handed out yet of the batch being filled: every other handed-out batch is full. By batch, each in a buffer
     /// of its own that adding batches never moves: a read borrows its state in place (its view is on the
     /// stack, so its batch stays held), whatever views a finalizer its allocations run makes meanwhile.
     @exclusivity(unchecked) private var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> = []
@@ -76,15 +75,16 @@ final class StateProxies {
         if next == end { startBatch(lua) }
         let slot = next
         next += 1
-        place(slot).pointee = state
+        place(slot).initialize(to: state)
         if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
         flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id)
     }
 
     deinit {
-        for batch in states {
-            batch.deinitialize(count: Self.batchSize)
-            batch.deallocate()
+        let filling = end > 0 ? end / Self.batchSize - 1 : -1
+        for (batch, batchStates) in states.enumerated() {
+            if held[batch] { batchStates.deinitialize(count: batch == filling ? next - batch * Self.batchSize : Self.batchSize) }
+            batchStates.deallocate()
         }
     }
 
@@ -182,9 +182,7 @@ final class StateProxies {
         let added = max(count, 4)
         let slots = added * Self.batchSize
         for _ in 0 ..< added {
-            let batch = UnsafeMutablePointer<any Encodable>.allocate(capacity: Self.batchSize)
-            batch.initialize(repeating: Free(), count: Self.batchSize)
-            states.append(batch)
+            states.append(UnsafeMutablePointer<any Encodable>.allocate(capacity: Self.batchSize))
         }
         storeNames.append(contentsOf: repeatElement("", count: slots))
         generations.append(contentsOf: repeatElement(0, count: added))
@@ -197,8 +195,7 @@ final class StateProxies {
     /// not an access (with its checks) per slot.
     private func free(_ batch: Int) {
         let slots = batch * Self.batchSize ..< (batch + 1) * Self.batchSize
-        let batchStates = states[batch]
-        for index in 0 ..< Self.batchSize { batchStates[index] = Free() }
+        states[batch].deinitialize(count: Self.batchSize) // handed out before the batch being filled: full
         wholes.withUnsafeMutableBufferPointer { wholes in
             for slot in slots where wholes[slot] != nil { wholes[slot] = nil }
         }
