@@ -5,7 +5,7 @@
 #include "internal.h"
 
 int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop) {
-    int subscribers = lua_absindex(L, -2), view = lua_absindex(L, -1);
+    int subscribers = lua_absindex(L, -2), view = subscribers + 1;
     int pair;
     for (pair = from; pair <= to; pair++) {
         int function = 2 * pair - 1, previous = 2 * pair;
@@ -18,14 +18,12 @@ int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *s
             lua_pop(L, 1);
             lua_pushnil(L);
         }
+        /* The view is the subscriber's previous from now on: set before the call, so that a call cancelling
+         * its subscriber (which clears the pair) leaves the pair cleared. Assigning an existing key allocates
+         * nothing. */
+        lua_pushvalue(L, view);
+        lua_rawseti(L, subscribers, previous);
         *status = flux_pcallwith(L, 2, 0, handler, stop);   /* [..] or [.., message] */
-        /* The view becomes the next call's previous, unless the call cancelled its subscriber: assigning an
-         * existing key allocates nothing. */
-        if (lua_rawgeti(L, subscribers, function) != LUA_TBOOLEAN) {
-            lua_pushvalue(L, view);
-            lua_rawseti(L, subscribers, previous);
-        }
-        lua_pop(L, 1);
         if (*status != LUA_OK) return pair;
     }
     return 0;

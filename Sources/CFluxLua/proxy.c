@@ -2,39 +2,50 @@
  * Views of Swift stores' states.
  *
  * A view is a userdata holding the slot of its state in the host's table of published states
- * (StateProxies.swift) and that slot's generation; it has no finalizer, so making and collecting one is
- * cheap. Slots come in batches, and every view of a batch holds (as its user value) the batch's token, a
- * key of a weak-keyed table while it lives: the host frees a batch once its token is no key any more
- * (flux_markproxies), that is once none of its views can be reached. Lua clears weak keys after it has
- * brought back what finalizers will see, so a view only a finalizer can reach keeps its batch, and reads
- * its state, to the end.
+ * (StateProxies.swift) and that slot's generation; it has no finalizer and no user value, so making and
+ * collecting one is cheap. Slots come in batches, and every view of a batch has the batch's own metatable
+ * (a copy of the host's, marked as the host's): a key of a weak-keyed table while it lives, the host frees
+ * a batch once its metatable is no key any more (flux_markproxies), that is once none of its views can be
+ * reached. Lua clears weak keys after it has brought back what finalizers will see, so a view only a
+ * finalizer can reach keeps its batch, and reads its state, to the end.
  *
- * `view.field` is a C function that checks the view's metatable against the one it knows and calls
- * the host's reader directly, as the trampoline calls a Swift function: without the cap, the error raised
- * once Swift has returned.
+ * `view.field` is a C function that checks the view's metatable for the host's mark and calls the host's
+ * reader directly, as the trampoline calls a Swift function: without the cap, the error raised once Swift
+ * has returned.
  */
+#include <stdint.h>
 #include "internal.h"
 
+/* 8 bytes: the smaller the view, the less often the collector runs. The host's slots and generations fit
+ * (StateProxies.swift). */
 typedef struct FluxProxy {
-    lua_Integer slot;
-    lua_Integer generation;
+    uint32_t slot;
+    uint32_t generation;
 } FluxProxy;
 
-/* The reader's userdata: `context` first, so that the box metatable's __gc releases it (flux_box_gc). */
+/* The reader's userdata: `context` first, so that the box metatable's __gc releases it (flux_box_gc). Its
+ * address is the mark ([FLUX_PROXY_MARK] of a batch's metatable, a light userdata) of the host's views. */
 typedef struct FluxProxyReader {
     void *context;
     FluxProxyRead read;
-    const void *metatable; /* the views' metatable, which the registry keeps (Lua never moves an object) */
 } FluxProxyReader;
+
+/* Where a batch's metatable keeps the host's mark and the batch's number. */
+#define FLUX_PROXY_MARK 1
+#define FLUX_PROXY_BATCH 2
+
+/* Whether the value at idx is a view of the host whose mark is `mark`. */
+static int flux_isproxy(lua_State *L, int idx, const void *mark) {
+    int mine;
+    if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
+    mine = lua_rawgeti(L, -1, FLUX_PROXY_MARK) == LUA_TLIGHTUSERDATA && lua_touserdata(L, -1) == mark;
+    lua_pop(L, 2);
+    return mine;
+}
 
 /* The view at idx; an argument error for anything else (a metamethod called by hand). */
 static const FluxProxy *flux_checkproxy(lua_State *L, int idx, const FluxProxyReader *reader) {
-    int mine = 0;
-    if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
-        mine = lua_topointer(L, -1) == reader->metatable;
-        lua_pop(L, 1);
-    }
-    if (!mine) luaL_typeerror(L, idx, FLUX_PROXY_METATABLE);
+    if (!flux_isproxy(L, idx, reader)) luaL_typeerror(L, idx, FLUX_PROXY_METATABLE);
     return (const FluxProxy *)lua_touserdata(L, idx);
 }
 
@@ -63,10 +74,10 @@ static int flux_proxy_index(lua_State *L) {
     return lua_error(L);
 }
 
-void flux_openproxies(lua_State *L, FluxProxyRead read, void *context) {
+const void *flux_openproxies(lua_State *L, FluxProxyRead read, void *context) {
     FluxProxyReader *reader;
-    /* A metatable of its own, not one registered by name: the views of another host on the same state (one
-     * gone, whose views a script kept) go on reading through their own table. */
+    /* A mark of its own, not a metatable registered by name: the views of another host on the same state
+     * (one gone, whose views a script kept) go on reading through their own reader. */
     lua_createtable(L, 0, 8);                               /* [.., mt] */
     lua_pushliteral(L, FLUX_PROXY_METATABLE);
     lua_setfield(L, -2, "__name");
@@ -74,39 +85,44 @@ void flux_openproxies(lua_State *L, FluxProxyRead read, void *context) {
     reader = (FluxProxyReader *)lua_newuserdatauv(L, sizeof(FluxProxyReader), 0); /* [.., mt, reader] */
     reader->context = context;
     reader->read = read;
-    reader->metatable = lua_topointer(L, -2);
     luaL_setmetatable(L, FLUX_BOX_METATABLE);              /* releases the context when collected */
     lua_pushcclosure(L, flux_proxy_index, 1);
     lua_setfield(L, -2, "__index");
+    return reader;
 }
 
-void flux_newproxybatch(lua_State *L, int live, lua_Integer batch) {
-    *(lua_Integer *)lua_newuserdatauv(L, sizeof(lua_Integer), 0) = batch; /* [.., token] */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, live);               /* [.., token, live] */
+void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark, lua_Integer batch) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, metatable);          /* [.., mt] */
+    lua_createtable(L, 2, 8);                               /* [.., mt, batch's] */
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {                               /* [.., mt, batch's, key, value] */
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+    lua_pushlightuserdata(L, (void *)mark);
+    lua_rawseti(L, -2, FLUX_PROXY_MARK);
+    lua_pushinteger(L, batch);
+    lua_rawseti(L, -2, FLUX_PROXY_BATCH);
+    lua_remove(L, -2);                                      /* [.., batch's] */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, live);               /* [.., batch's, live] */
     lua_pushvalue(L, -2);
     lua_pushboolean(L, 1);
     lua_rawset(L, -3);
     lua_pop(L, 1);
 }
 
-void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable, int token) {
-    FluxProxy *proxy = (FluxProxy *)lua_newuserdatauv(L, sizeof(FluxProxy), 1); /* [.., view] */
-    proxy->slot = slot;
-    proxy->generation = generation;
+void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable) {
+    FluxProxy *proxy = (FluxProxy *)lua_newuserdatauv(L, sizeof(FluxProxy), 0); /* [.., view] */
+    proxy->slot = (uint32_t)slot;
+    proxy->generation = (uint32_t)generation;
     lua_rawgeti(L, LUA_REGISTRYINDEX, metatable);
     lua_setmetatable(L, -2);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, token);
-    lua_setiuservalue(L, -2, 1);
 }
 
-int flux_toproxy(lua_State *L, int idx, int metatable, lua_Integer *slot, lua_Integer *generation) {
+int flux_toproxy(lua_State *L, int idx, const void *mark, lua_Integer *slot, lua_Integer *generation) {
     const FluxProxy *proxy;
-    int mine;
-    if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, metatable);
-    mine = lua_rawequal(L, -1, -2);
-    lua_pop(L, 2);
-    if (!mine) return 0;
+    if (!flux_isproxy(L, idx, mark)) return 0;
     proxy = (const FluxProxy *)lua_touserdata(L, idx);
     *slot = proxy->slot;
     *generation = proxy->generation;
@@ -116,10 +132,10 @@ int flux_toproxy(lua_State *L, int idx, int metatable, lua_Integer *slot, lua_In
 void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer count) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, live);               /* [.., live] */
     lua_pushnil(L);
-    while (lua_next(L, -2)) {                               /* [.., live, token, true] */
-        const lua_Integer *batch = (const lua_Integer *)lua_touserdata(L, -2);
-        lua_pop(L, 1);
-        if (batch != NULL && *batch >= 0 && *batch < count) marks[*batch] = 1;
+    while (lua_next(L, -2)) {                               /* [.., live, batch's metatable, true] */
+        lua_Integer batch = lua_rawgeti(L, -2, FLUX_PROXY_BATCH) == LUA_TNUMBER ? lua_tointeger(L, -1) : -1;
+        lua_pop(L, 2);
+        if (batch >= 0 && batch < count) marks[batch] = 1;
     }
     lua_pop(L, 1);
 }

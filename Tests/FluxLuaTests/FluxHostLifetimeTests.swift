@@ -31,6 +31,23 @@ struct FluxHostLifetimeTests {
         #expect(dispatcher.stores.map(\.name) == ["tally"])
     }
 
+    @Test("the states a host's views name, a full batch of them and one being filled, go with the host and its VM")
+    func viewedStatesGoWithTheHost() throws {
+        let census = Census()
+        do {
+            let dispatcher = Dispatcher()
+            _ = CensusStore(dispatcher: dispatcher, census: census)
+            let host = FluxHost(dispatcher: dispatcher)
+            try host.run(#"""
+            kept = {}
+            flux.subscribe("census", function(state) kept[#kept + 1] = state end)
+            for _ = 1, 100 do flux.dispatch("census.count") end
+            """#)
+            #expect(try host.run("return kept[1].count, kept[101].count") == [.integer(0), .integer(100)])
+        }
+        #expect(census.alive == 0)
+    }
+
     @Test("finalizers that call the flux module run at close without crashing")
     func finalizersAtClose() throws {
         let dispatcher = Dispatcher()

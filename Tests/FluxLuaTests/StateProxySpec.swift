@@ -112,6 +112,30 @@ struct StateProxySpec {
         #expect(reads == [.string("shelf 1"), .integer(1), .integer(3), .integer(20), .integer(0)])
     }
 
+    @Test("views of changes hundreds apart (in different batches of slots) behave alike: read, length, pairs, write refused")
+    func viewsOfEveryBatchAlike() throws {
+        try world.run(#"""
+        views = {}
+        flux.subscribe("shelf", function(state) views[#views + 1] = state end)
+        for _ = 1, 300 do flux.dispatch("shelf.add") end
+        collectgarbage()
+        function describe(view)
+          local keys = {}
+          for key in pairs(view) do keys[#keys + 1] = key end
+          table.sort(keys)
+          return view.count .. " " .. view.title .. " #" .. #view .. " " .. table.concat(keys, ",") .. " " .. tostring(view)
+        end
+        """#)
+        let described = try world.run("return describe(views[2]), describe(views[150]), describe(views[301])")
+        #expect(described == [.string("1 shelf 1 #0 after,before,count,inner,title flux.state(shelf)"),
+                              .string("149 shelf 149 #0 after,before,count,inner,title flux.state(shelf)"),
+                              .string("300 shelf 300 #0 after,before,count,inner,title flux.state(shelf)")])
+        for index in [2, 150, 301] {
+            #expect(world.error("views[\(index)].count = 0").contains("read-only"))
+            #expect(try world.run("return getmetatable(views[\(index)])") == [.string("flux.state")])
+        }
+    }
+
     @Test("a field read inside another state's read, through a subscriber the read sets off, is its own")
     func readsDoNotShareAField() throws {
         // Each subscriber reads its state and the other store's kept view between its own reads.

@@ -229,23 +229,24 @@ typedef int (*FluxProxyRead)(lua_State *L, void *context, lua_Integer slot, lua_
 
 /* [..] -> [.., metatable]. A new metatable for Swift state views (hidden from scripts), whose __index calls
  * `read` with `context`, a retained Swift object the state releases (FluxControl.release) when it closes;
- * the host gives it its other metamethods. Views are made by flux_pushproxy. */
-void flux_openproxies(lua_State *L, FluxProxyRead read, void *context);
+ * the host gives it its other metamethods. Returns the mark of the host's views. Views are made by
+ * flux_pushproxy, with a copy of this metatable per batch (flux_newproxybatch). */
+const void *flux_openproxies(lua_State *L, FluxProxyRead read, void *context);
 
-/* [..] -> [.., token]. The token of the batch of slots `batch`: a userdata that every view of the batch
- * holds, a key of the weak-keyed table registry[live] while it lives. */
-void flux_newproxybatch(lua_State *L, int live, lua_Integer batch);
+/* [..] -> [.., metatable]. The metatable of the batch of slots `batch`, which every view of the batch has:
+ * a copy of registry[metatable] holding `mark` and the batch's number, a key of the weak-keyed table
+ * registry[live] while it lives. */
+void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark, lua_Integer batch);
 
 /* [..] -> [.., view]. A new view of the state in `slot`, made in the slot's `generation`: a userdata
- * without finalizer whose metatable is registry[metatable], holding the token registry[token] of its
- * slot's batch. */
-void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable, int token);
+ * without finalizer or user value whose metatable is registry[metatable], its batch's. */
+void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable);
 
-/* Whether the value at `idx` is a view whose metatable is registry[metatable]; if so, its slot and
- * generation. Never raises. */
-int flux_toproxy(lua_State *L, int idx, int metatable, lua_Integer *slot, lua_Integer *generation);
+/* Whether the value at `idx` is a view whose metatable holds `mark`; if so, its slot and generation. Never
+ * raises. */
+int flux_toproxy(lua_State *L, int idx, const void *mark, lua_Integer *slot, lua_Integer *generation);
 
-/* Sets marks[batch] to 1 for every batch (0 to count - 1) whose token is still a key of the table
+/* Sets marks[batch] to 1 for every batch (0 to count - 1) whose metatable is still a key of the table
  * registry[live]: some view of it may be reached. Never raises. */
 void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer count);
 
@@ -253,7 +254,7 @@ void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer 
  * `subscribers` holds a pair per subscriber: [2i - 1] its function (false once cancelled), [2i] the view it
  * was given last (false before the first). Calls function(view, previous) for the pairs `from` to `to`
  * (1-based) through flux_pcallwith with the message handler at `handler`, skipping cancelled ones; the view
- * becomes the previous of each subscriber still subscribed after its call. Stops after the first call that
+ * becomes each one's previous as it is called (a call that cancels its subscriber clears it). Stops after the first call that
  * fails and returns its pair number (its status and the hook's stop in *status and *stop); 0 when none
  * failed. Never raises: every value it stores goes to an existing key. */
 int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop);

@@ -33,10 +33,11 @@ final class StateFieldEncoder: Encoder {
         self.wrap = wrap
     }
 
-    /// [..] -> [.., value]. Pushes the field `wanted` of `state`, or nil when it has none.
+    /// [..] -> [.., value]. Pushes the field `wanted` of the state at `state` (borrowed in place: it must
+    /// stay there during the read), or nil when it has none.
     ///
     /// Uses this encoder unless it is in the middle of a read already (then a new one).
-    func read(_ wanted: Wanted, of state: any Encodable, onto stack: LuaStack) throws {
+    func read(_ wanted: Wanted, of state: UnsafeMutablePointer<any Encodable>, onto stack: LuaStack) throws {
         guard !isReading else {
             return try StateFieldEncoder(wanted: wanted, stack: stack, wrap: wrap).read(wanted, of: state, onto: stack)
         }
@@ -46,11 +47,17 @@ final class StateFieldEncoder: Encoder {
         self.stack = stack
         found = false
         do {
-            try state.encode(to: self)
+            try encode(&state.pointee)
         } catch {
             guard found else { throw error } // once the field is pushed, `stop` ends the walk
         }
         if !found { stack.pushNil() }
+    }
+
+    /// Runs `state`'s `encode(to:)` where it is: opened in place (a call on the existential would copy it
+    /// first). Nothing writes to it.
+    private func encode<State: Encodable>(_ state: inout State) throws {
+        try state.encode(to: self)
     }
 
     /// Thrown once the wanted field is pushed, so the rest of the state is not walked. Made once:

@@ -7,36 +7,41 @@ import CLua
 ///
 /// A slot keeps its state as long as a view of it can be reached, so a view a script keeps reads the state
 /// it was made with after any later change. Views have no finalizer. Slots are handed out in batches of
-/// ``batchSize``; every view of a batch holds the batch's token, which Lua keeps as a weak key while any of
-/// them lives. Every quarter of its batches handed out (or when none is free), the table asks Lua which
-/// tokens are still alive (`flux_markproxies`) and frees the batches of the others, doubling its batches
+/// ``batchSize``; every view of a batch has the batch's own metatable (its token), which Lua keeps as a weak
+/// key while any of them lives. Every quarter of its batches handed out (or when none is free), the table
+/// asks Lua which tokens are still alive (`flux_markproxies`) and frees the batches of the others, doubling its batches
 /// unless a quarter of them come free: making a view costs the same however many a script keeps, a state
 /// no view can reach goes soon after the collector has found its views, and a kept view keeps at most
 /// ``batchSize`` states.
 final class StateProxies {
     static let batchSize = 64
 
-    private struct Free: Encodable {}
-
     // By slot. One thread; no access spans a call into Lua or into a state's `encode(to:)`.
-    /// The state while a view of it may be reached; a placeholder in a free slot.
-    @exclusivity(unchecked) private var states: ContiguousArray<any Encodable> = []
+    /// The state while a view of it may be reached; nothing (uninitialized memory) in a free slot, or one not
+    /// handed out yet of the batch being filled: every other handed-out batch is full. By batch, each in a buffer
+    /// of its own that adding batches never moves: a read borrows its state in place (its view is on the
+    /// stack, so its batch stays held), whatever views a finalizer its allocations run makes meanwhile.
+    @exclusivity(unchecked) private var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> = []
     @exclusivity(unchecked) private(set) var storeNames: ContiguousArray<String> = []
-    /// Counts each slot's states: a view names the generation it was made in.
-    @exclusivity(unchecked) private var generations: ContiguousArray<Int> = []
+    /// Counts the times each batch was freed, wrapping (a view keeps 32 bits of it): a view names the
+    /// generation of its batch it was made in.
+    @exclusivity(unchecked) private var generations: ContiguousArray<UInt32> = []
     /// The whole state as a read-only table, once `pairs` or `#` needed it.
     @exclusivity(unchecked) private(set) var wholes: ContiguousArray<LuaRef?> = []
     /// Whether each batch is handed out (the one being filled, or one a view may still hold).
     @exclusivity(unchecked) private var held: [Bool] = []
     @exclusivity(unchecked) private var freeBatches: [Int] = []
     @exclusivity(unchecked) private var batchesSinceSweep = 0
-    /// The batch being filled: its token, held here until it is full, and its next slot.
+    /// The batch being filled: its token (the metatable of its views), held here until it is full, and its
+    /// next slot.
     @exclusivity(unchecked) private var token: LuaRef?
     @exclusivity(unchecked) private var next = 0
     @exclusivity(unchecked) private var end = 0
-    /// The views' metatable, and the weak-keyed table of the tokens alive.
+    /// The views' metatable, which each batch's copies, and the weak-keyed table of the tokens alive.
     private let metatable: LuaRef
     private let live: LuaRef
+    /// What the metatables of this table's views hold (`flux_toproxy`).
+    private var mark: UnsafeRawPointer?
     /// Reads the field a script asks a view for.
     private let reader: StateFieldEncoder
 
@@ -56,9 +61,10 @@ final class StateProxies {
         lua.push(false)
         metatable = LuaRef(popping: lua)                    // a slot, for the metatable below
         let context = Unmanaged.passRetained(self).toOpaque() // released by the state (the reader's __gc)
-        flux_openproxies(lua.state, { state, context, slot, generation in
-            Unmanaged<StateProxies>.fromOpaque(context!).takeUnretainedValue()
-                .read(slot: slot, generation: generation, on: LuaStack(state!))
+        mark = flux_openproxies(lua.state, { state, context, slot, generation in
+            Unmanaged<StateProxies>.fromOpaque(context!)._withUnsafeGuaranteedRef { // the state holds it: no retain
+                $0.read(slot: slot, generation: generation, on: LuaStack(state!))
+            }
         }, context)                                         // [.., mt]
         lua.assign(metatable, from: -1)
         lua.pop()
@@ -69,12 +75,21 @@ final class StateProxies {
         if next == end { startBatch(lua) }
         let slot = next
         next += 1
-        states[slot] = state
-        storeNames[slot] = storeName
-        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot]), metatable.id, token.unsafelyUnwrapped.id)
+        place(slot).initialize(to: state)
+        if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
+        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id)
     }
 
-    /// [..] -> [.., metatable]. The views' metatable, for the host to give its other metamethods.
+    deinit {
+        let filling = end > 0 ? end / Self.batchSize - 1 : -1
+        for (batch, batchStates) in states.enumerated() {
+            if held[batch] { batchStates.deinitialize(count: batch == filling ? next - batch * Self.batchSize : Self.batchSize) }
+            batchStates.deallocate()
+        }
+    }
+
+    /// [..] -> [.., metatable]. The views' metatable, for the host to give its other metamethods before any
+    /// view is made (each batch copies it).
     func pushMetatable(on lua: LuaStack) {
         lua.push(metatable)
     }
@@ -83,18 +98,23 @@ final class StateProxies {
     func slot(at index: Int32, on lua: LuaStack) -> Int? {
         var slot: lua_Integer = 0
         var generation: lua_Integer = 0
-        guard flux_toproxy(lua.state, index, metatable.id, &slot, &generation) != 0 else { return nil }
+        guard flux_toproxy(lua.state, index, mark, &slot, &generation) != 0 else { return nil }
         return holds(slot, generation) ? Int(slot) : nil
     }
 
     /// Whether `slot` holds the state of `generation`: always, for a view that can be reached.
     private func holds(_ slot: lua_Integer, _ generation: lua_Integer) -> Bool {
-        slot >= 0 && slot < generations.count && generations[Int(slot)] == generation
-            && held[Int(slot) / Self.batchSize]
+        let batch = slot / lua_Integer(Self.batchSize)
+        return slot >= 0 && batch < generations.count && lua_Integer(generations[Int(batch)]) == generation && held[Int(batch)]
     }
 
     /// The state in `slot`.
-    func state(in slot: Int) -> any Encodable { states[slot] }
+    func state(in slot: Int) -> any Encodable { place(slot).pointee }
+
+    /// Where the state of `slot` is.
+    private func place(_ slot: Int) -> UnsafeMutablePointer<any Encodable> {
+        states[slot / Self.batchSize] + slot % Self.batchSize
+    }
 
     /// Keeps the whole state of `slot` as `whole`.
     func keep(whole: LuaRef, in slot: Int) {
@@ -110,9 +130,7 @@ final class StateProxies {
         }
         let slot = Int(slot)
         do {
-            // The state is copied out of its slot (a retain): a read that pushes a table can run a step
-            // of the collector, whose finalizer may make views and so grow the slots under a borrow.
-            let state = states[slot]
+            let state = place(slot)
             switch lua_type(lua.state, 2) {
             case LUA_TSTRING:
                 var length = 0
@@ -142,7 +160,7 @@ final class StateProxies {
         }
         let batch = freeBatches.removeLast()
         held[batch] = true
-        flux_newproxybatch(lua.state, live.id, lua_Integer(batch))
+        flux_newproxybatch(lua.state, metatable.id, live.id, mark, lua_Integer(batch))
         token = LuaRef(popping: lua)
         next = batch * Self.batchSize
         end = next + Self.batchSize
@@ -157,20 +175,29 @@ final class StateProxies {
         for batch in 0 ..< count where held[batch] && marks[batch] == 0 {
             held[batch] = false
             freeBatches.append(batch)
-            for slot in batch * Self.batchSize ..< (batch + 1) * Self.batchSize {
-                states[slot] = Free()
-                wholes[slot] = nil
-                generations[slot] += 1
-            }
+            generations[batch] &+= 1
+            free(batch)
         }
         guard freeBatches.count * 4 < count || count == 0 else { return }
         let added = max(count, 4)
         let slots = added * Self.batchSize
-        states.append(contentsOf: repeatElement(Free() as any Encodable, count: slots))
+        for _ in 0 ..< added {
+            states.append(UnsafeMutablePointer<any Encodable>.allocate(capacity: Self.batchSize))
+        }
         storeNames.append(contentsOf: repeatElement("", count: slots))
-        generations.append(contentsOf: repeatElement(0, count: slots))
+        generations.append(contentsOf: repeatElement(0, count: added))
         wholes.append(contentsOf: repeatElement(nil, count: slots))
         held.append(contentsOf: repeatElement(false, count: added))
         freeBatches.append(contentsOf: (count ..< count + added).reversed())
+    }
+
+    /// Lets go of the states of `batch`, and of the whole tables made of them: in one pass over each array,
+    /// not an access (with its checks) per slot.
+    private func free(_ batch: Int) {
+        let slots = batch * Self.batchSize ..< (batch + 1) * Self.batchSize
+        states[batch].deinitialize(count: Self.batchSize) // handed out before the batch being filled: full
+        wholes.withUnsafeMutableBufferPointer { wholes in
+            for slot in slots where wholes[slot] != nil { wholes[slot] = nil }
+        }
     }
 }
