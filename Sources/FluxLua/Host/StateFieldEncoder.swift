@@ -47,16 +47,17 @@ final class StateFieldEncoder: Encoder {
         self.stack = stack
         found = false
         do {
-            try encode(&state.pointee)
+            try encode(state.pointee)
         } catch {
             guard found else { throw error } // once the field is pushed, `stop` ends the walk
         }
         if !found { stack.pushNil() }
     }
 
-    /// Runs `state`'s `encode(to:)` where it is: opened in place (a call on the existential would copy it
-    /// first). Nothing writes to it.
-    private func encode<State: Encodable>(_ state: inout State) throws {
+    /// Runs `state`'s `encode(to:)` on the state borrowed from its slot, not as `inout`: a read nested in
+    /// another of the same state (a finalizer run by its allocation) is then a second borrow, which
+    /// Swift allows, not a second overlapping modify access, which it does not.
+    private func encode<State: Encodable>(_ state: borrowing State) throws {
         try state.encode(to: self)
     }
 
