@@ -49,9 +49,13 @@ static void flux_makeview(lua_State *L) {
     lua_setmetatable(L, -2);
 }
 
-void flux_newview(lua_State *L) {
+void flux_newview(lua_State *L, int table, int slot) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, table);            /* [.., t] */
     flux_makeview(L);                                     /* [.., t, view] */
     lua_replace(L, -2);
+    if (slot == 0) return;
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, LUA_REGISTRYINDEX, slot);             /* an existing key: allocates nothing */
 }
 
 void flux_pushview(lua_State *L) {

@@ -186,9 +186,11 @@ void flux_pushdeepcopy(lua_State *L);
  * (made once, kept while either lives), whose reads cannot be redirected or changed by any script. */
 void flux_pushview(lua_State *L);
 
-/* [.., table] -> [.., view]. A new read-only view of a table no script can reach, not cached: for a holder
- * that keeps the one view of its table itself (a Lua store, of its published state). */
-void flux_newview(lua_State *L);
+/* [..] -> [.., view]. A new read-only view of the table in registry slot `table`, one no script can reach,
+ * not cached: for a holder that keeps the one view of its table itself (a Lua store, of its published
+ * state) in registry slot `slot`, which the view then fills (none when `slot` is 0). Never raises but for
+ * memory. */
+void flux_newview(lua_State *L, int table, int slot);
 
 /* About how many bytes the table at `t` holds that the value at `shared` (another state, or nil) does
  * not: each table its header and a slot per pair; a nested table that is the very table `shared` holds

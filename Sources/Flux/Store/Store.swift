@@ -58,12 +58,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// borrowed from its box, with no retain and release of the closure.
     @usableFromInline @exclusivity(unchecked) final var lastHandler: Unmanaged<HandlerBox>?
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
-    @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer> = []
-    /// How many of `observers` are cancelled and not removed yet.
-    @usableFromInline @exclusivity(unchecked) final var cancelledObservers = 0
-    /// How many `send()` calls are notifying now: while any is, cancelled observers stay in the list,
-    /// so `send()` walks `observers` itself, by index, instead of a copy.
-    @usableFromInline @exclusivity(unchecked) final var notifying = 0
+    @usableFromInline final let observers = ObserverList<State>()
     /// The specialised operations the dispatcher drives.
     @usableFromInline final let operations: StoreLane
     @usableFromInline final var lane: StoreLane { operations }
@@ -72,12 +67,6 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @usableFromInline final class HandlerBox {
         @usableFromInline let run: Handler<any Action>
         @inlinable init(_ run: @escaping Handler<any Action>) { self.run = run }
-    }
-
-    @usableFromInline final class Observer {
-        @usableFromInline let send: (State) -> Void
-        @usableFromInline @exclusivity(unchecked) var isActive = true
-        @inlinable init(_ send: @escaping (State) -> Void) { self.send = send }
     }
 
     /// A store named `name` holding `state`, registered with `dispatcher`.
@@ -292,54 +281,23 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// Calls `observer` with the state now and after every change until the subscription is cancelled.
     @inlinable
     public final func subscribe(_ observer: @escaping (State) -> Void) -> StoreSubscription {
-        let entry = Observer(observer)
-        observers.append(entry)
+        let entry = observers.add(observer)
         observer(published)
         // Strong captures: a weak reference would give the store and the observer side tables, which
         // make every retain on the notification path take the slow path.
-        return StoreSubscription { [self] in
-            entry.isActive = false
-            forgetCancelledObserver()
-        }
-    }
-
-    /// Notes one more cancelled observer; they go once they are half of the list, so cancelling is O(1)
-    /// amortized in any order (removing each at once made cancelling N oldest first O(N²)).
-    @usableFromInline final func forgetCancelledObserver() {
-        cancelledObservers += 1
-        removeCancelledObservers()
-    }
-
-    /// Removes the cancelled observers once they are half of the list, unless observers are being
-    /// notified (the notifying loop reads the list by index).
-    @usableFromInline final func removeCancelledObservers() {
-        guard notifying == 0, cancelledObservers * 2 > observers.count else { return }
-        observers.removeAll { !$0.isActive }
-        cancelledObservers = 0
+        return StoreSubscription { [self] in observers.cancel(entry) }
     }
 
     /// How many observers are subscribed.
-    public final var subscriberCount: Int { observers.count - cancelledObservers }
+    public final var subscriberCount: Int { observers.count }
 
     @inlinable
     final func send() {
         published = current
-        // The list itself, not a copy (which costs a retain and release): an observer may subscribe or
-        // cancel while we notify, but a new one is appended after the ones notified now and a cancelled
-        // one stays in the list, keeping it alive, until `notifying` is back to zero. So each is called
-        // through an unretained reference: no retain and release per observer and change. The state is
-        // copied once, into a constant every observer borrows: read from the stored property (or through
-        // a pointer) it would be copied, and retained, per observer.
+        // The state is copied once, into a constant every observer borrows: read from the stored property
+        // (or through a pointer) it would be copied, and retained, per observer.
         let state = published
-        let count = observers.count
-        notifying += 1
-        for index in 0 ..< count {
-            Unmanaged.passUnretained(observers[index])._withUnsafeGuaranteedRef { observer in
-                if observer.isActive { observer.send(state) }
-            }
-        }
-        notifying -= 1
-        if cancelledObservers != 0 { removeCancelledObservers() }
+        observers.send(state)
     }
 
     // MARK: StoreProtocol

@@ -26,16 +26,7 @@ final class LuaStore: StoreProtocol {
     private var current: LuaRef
     private var checkpoint: LuaRef
     private var published: LuaRef
-    private var observers: [Observer] = []
-    /// How many of `observers` are cancelled: they go once they are half, so cancelling is O(1) amortized
-    /// in any order.
-    private var cancelled = 0
-
-    private final class Observer {
-        let send: (LuaRef) -> Void
-        var isActive = true
-        init(_ send: @escaping (LuaRef) -> Void) { self.send = send }
-    }
+    private let observers = ObserverList<LuaRef>()
 
     init(name: String, owner: Owner, state: LuaRef, handlers: [String: LuaRef], waitFor: [String], host: FluxHost) {
         self.name = name
@@ -64,15 +55,10 @@ final class LuaStore: StoreProtocol {
             lua.push(view)
             return
         }
-        lua.push(table)
-        flux_newview(lua.state)
-        if let view {
-            // Its registry slot, as `LuaStack.assign` does, without its checks: both refs are this store's.
-            lua_pushvalue(lua.state, -1)
-            lua_rawseti(lua.state, flux_registryindex(), lua_Integer(view.id))
-        } else {
-            view = lua.ref(at: -1)
-        }
+        // Into the registry slot of the view before, as `LuaStack.assign` does, without its checks: both
+        // refs are this store's.
+        flux_newview(lua.state, table.id, view?.id ?? 0)
+        if view == nil { view = lua.ref(at: -1) }
         viewed = table
     }
 
@@ -226,8 +212,7 @@ final class LuaStore: StoreProtocol {
     func publish() {
         guard published !== current else { return }
         published = current
-        let state = current
-        for observer in observers where observer.isActive { observer.send(state) }
+        observers.send(current)
     }
 
     // MARK: Observing
@@ -240,22 +225,11 @@ final class LuaStore: StoreProtocol {
         subscribeTable { [weak self] in observer(LuaTableState(store: self, table: $0)) }
     }
 
-    private func forgetCancelled() {
-        cancelled += 1
-        guard cancelled * 2 > observers.count else { return }
-        observers.removeAll { !$0.isActive }
-        cancelled = 0
-    }
-
     /// Calls `observer` with the state table now and after every change.
     func subscribeTable(_ observer: @escaping (LuaRef) -> Void) -> StoreSubscription {
-        let entry = Observer(observer)
-        observers.append(entry)
+        let entry = observers.add(observer)
         observer(published)
-        return StoreSubscription { [self] in
-            entry.isActive = false
-            forgetCancelled()
-        }
+        return StoreSubscription { [self] in observers.cancel(entry) }
     }
 }
 

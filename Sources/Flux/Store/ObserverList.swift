@@ -1,0 +1,66 @@
+/// The observers of one store, told of each change in the order they subscribed: a Swift store's
+/// (``Store``) and a Lua store's share this one loop.
+///
+/// An observer may subscribe or cancel while the list is telling a change: one added then first hears
+/// the next change, and one cancelled then (itself or another) is not told any more. Cancelled observers
+/// go once they are half of the list, so cancelling is O(1) amortized in any order, and never while a
+/// change is being told, since the loop reads the list by index.
+@usableFromInline package final class ObserverList<Value> {
+    /// One observer; the subscription that cancels it holds it.
+    @usableFromInline package final class Entry {
+        @usableFromInline let send: (Value) -> Void
+        @usableFromInline @exclusivity(unchecked) var isActive = true
+        @inlinable init(_ send: @escaping (Value) -> Void) { self.send = send }
+    }
+
+    // One thread; no access spans a call out.
+    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
+    /// How many of `entries` are cancelled and not removed yet.
+    @usableFromInline @exclusivity(unchecked) var cancelled = 0
+    /// How many `send(_:)` calls are telling a change now: while any is, cancelled entries stay.
+    @usableFromInline @exclusivity(unchecked) var notifying = 0
+
+    @inlinable package init() {}
+
+    /// How many observers are subscribed.
+    @inlinable package var count: Int { entries.count - cancelled }
+
+    /// Adds `observer`, to be told every change until `cancel(_:)` is called with what this returns.
+    @inlinable package func add(_ observer: @escaping (Value) -> Void) -> Entry {
+        let entry = Entry(observer)
+        entries.append(entry)
+        return entry
+    }
+
+    /// Stops telling `entry`; later calls do nothing.
+    @usableFromInline package func cancel(_ entry: Entry) {
+        guard entry.isActive else { return }
+        entry.isActive = false
+        cancelled += 1
+        removeCancelled()
+    }
+
+    /// Removes the cancelled entries once they are half of the list, unless a change is being told.
+    @usableFromInline func removeCancelled() {
+        guard notifying == 0, cancelled * 2 > entries.count else { return }
+        entries.removeAll { !$0.isActive }
+        cancelled = 0
+    }
+
+    /// Tells every observer `value`. The list itself is walked, not a copy (which costs a retain and
+    /// release): an entry added while telling comes after those told now, and a cancelled one stays in
+    /// the list, keeping it alive, until `notifying` is back to zero. So each is called through an
+    /// unretained reference, with no retain and release per observer and change; every one borrows
+    /// `value`.
+    @inlinable package func send(_ value: Value) {
+        let count = entries.count
+        notifying += 1
+        for index in 0 ..< count {
+            Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
+                if entry.isActive { entry.send(value) }
+            }
+        }
+        notifying -= 1
+        if cancelled != 0 { removeCancelled() }
+    }
+}
