@@ -17,7 +17,10 @@ final class LuaStore: StoreProtocol {
     /// Weak: the dispatcher may keep the store after its host is gone; it then refuses to handle.
     weak var host: FluxHost?
     var handlers: [String: LuaRef] {
-        didSet { lastRoute = nil }
+        didSet {
+            lastName = nil
+            lastRoute = nil
+        }
     }
     var waitFor: [String]
     /// The payload fields its actions declare, by action name.
@@ -70,19 +73,27 @@ final class LuaStore: StoreProtocol {
 
     /// A handler, the name of its action as a Lua string, and whether the handler can see the action
     /// (`flux_takesaction`): one declared `function(state)` is not given an action table it cannot read.
-    private struct Route {
+    /// A class: handing one out is one retain, not one per ref.
+    private final class Route {
         let handler: LuaRef
         let type: LuaRef?
         let takesAction: Bool
+        init(handler: LuaRef, type: LuaRef?, takesAction: Bool) {
+            self.handler = handler
+            self.type = type
+            self.takesAction = takesAction
+        }
     }
 
     /// The route of the action handled last, and that action's name: a run of one action neither hashes
-    /// its name into `handlers` nor makes a Lua string of it again.
-    @exclusivity(unchecked) private var lastRoute: (name: String, route: Route)?
+    /// its name into `handlers` nor makes a Lua string of it again. (Two properties, not an optional
+    /// tuple: reading the tuple copies both halves.)
+    @exclusivity(unchecked) private var lastName: String?
+    @exclusivity(unchecked) private var lastRoute: Route?
 
     /// `action`'s route, or nil when this store does not handle it.
     private func route(_ action: String) throws -> Route? {
-        if lastRoute?.name == action { return lastRoute.unsafelyUnwrapped.route }
+        if lastName == action { return lastRoute }
         guard let handler = handlers[action] else { return nil }
         guard let lua = host?.activeStack else { return Route(handler: handler, type: nil, takesAction: true) }
         try lua.ensureSpace(1)
@@ -91,7 +102,8 @@ final class LuaStore: StoreProtocol {
         lua.pop()
         lua.push(handler)
         let route = Route(handler: handler, type: type, takesAction: flux_takesaction(lua.state) != 0)
-        lastRoute = (action, route)
+        lastName = action
+        lastRoute = route
         return route
     }
 
@@ -168,7 +180,10 @@ final class LuaStore: StoreProtocol {
             nextRef = at + 1 == count ? 0 : at + 1
             if isKnownUniquelyReferenced(&stateRefs[at]) {
                 let ref = stateRefs[at]
-                lua.assign(ref, from: index)
+                // Into its registry slot, as `LuaStack.assign` does, without its checks: the ref is this
+                // store's and the value a table.
+                lua_pushvalue(lua.state, index)
+                lua_rawseti(lua.state, flux_registryindex(), lua_Integer(ref.id))
                 return ref
             }
         }
