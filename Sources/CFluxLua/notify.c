@@ -28,3 +28,8 @@ int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *s
     }
     return 0;
 }
+
+void flux_preparenotify(lua_State *L, int subscribers) {
+    flux_pushmsghandler(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, subscribers);
+}

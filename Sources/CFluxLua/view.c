@@ -22,13 +22,13 @@ static void flux_pushviewmetatable(lua_State *L) {
 
 /* Raises the argument error luaL_checkudata would unless the value at idx is a view. The functions hold no
  * upvalue: the iterator __pairs hands out is within a script's reach, and debug.getupvalue would hand it
- * the metatable. */
+ * the metatable. The metatable is known by its address: the registry keeps it, so no other object has it,
+ * and Lua never moves an object. */
 static void flux_checkview(lua_State *L, int idx) {
     int view = 0;
     if (lua_getmetatable(L, idx)) {
-        flux_pushviewmetatable(L);
-        view = lua_rawequal(L, -1, -2);
-        lua_pop(L, 2);
+        view = lua_topointer(L, -1) == flux_getcontrol(L)->viewmetatable_at;
+        lua_pop(L, 1);
     }
     if (!view) luaL_typeerror(L, idx, "flux.state");
 }
@@ -126,6 +126,7 @@ void flux_openviews(lua_State *L) {
     lua_pushliteral(L, "flux.state");                    /* what tostring shows, as for a Swift state */
     lua_setfield(L, -2, "__name");
     flux_protectmetatable(L, "flux.state");
+    flux_getcontrol(L)->viewmetatable_at = lua_topointer(L, -1);
     flux_getcontrol(L)->viewmetatable = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_newtable(L);                                     /* views[table] = view, while the table lives */
     lua_createtable(L, 0, 1);

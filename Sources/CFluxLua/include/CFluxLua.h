@@ -101,6 +101,7 @@ typedef struct FluxControl {
     int closed;                   /* set when the owner goes: Swift functions called after it raise an error */
     long long calls;              /* protected calls begun (flux_pcallwith), nested ones included */
     int viewmetatable;            /* the registry slot (luaL_ref) of the state views' metatable (view.c) */
+    const void *viewmetatable_at; /* that metatable's address, which it keeps while the state lives */
 } FluxControl;
 
 /* The block of the state L belongs to; every thread of a state carries it in its extra space. */
@@ -260,5 +261,9 @@ void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer 
  * fails and returns its pair number (its status and the hook's stop in *status and *stop); 0 when none
  * failed. Never raises: every value it stores goes to an existing key. */
 int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop);
+
+/* [..] -> [.., handler, subscribers]: what flux_notify needs below the view, `subscribers` being the
+ * registry slot of the table of pairs. */
+void flux_preparenotify(lua_State *L, int subscribers);
 
 #endif

@@ -53,8 +53,7 @@ final class LuaSubscribers {
 
     /// [..] -> [.., handler, table]: what ``tell(from:to:on:failed:)`` needs below the view.
     func prepare(on lua: LuaStack) {
-        flux_pushmsghandler(lua.state)
-        lua_rawgeti(lua.state, flux_registryindex(), lua_Integer(table.id))
+        flux_preparenotify(lua.state, table.id)
     }
 
     /// [base: .., handler, table, view] -> [base: ..]. Calls the members `from` to `to` (pair numbers)
