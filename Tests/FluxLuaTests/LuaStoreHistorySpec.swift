@@ -146,4 +146,23 @@ struct LuaStoreHistorySpec {
         while try dispatcher.undo() {}
         #expect(try host.run(state) == [.integer(0), .integer(0), .nil])
     }
+
+    @Test("with the undo history full, every later step of a Lua store is still undone to the state before it")
+    func fullHistoryUndoesEachStep() throws {
+        let dispatcher = Dispatcher()
+        let host = FluxHost(dispatcher: dispatcher)
+        dispatcher.history.limit = 20
+        try host.run(#"""
+        flux.store{name = "steps", state = {n = 0}, on = {["steps.add"] = function(s) s.n = s.n + 1 end}}
+        for _ = 1, 50 do flux.dispatch("steps.add") end
+        """#)
+        // The oldest steps went as new ones came, each new one in the place of one dropped.
+        for n in (30 ..< 50).reversed() {
+            #expect(try dispatcher.undo())
+            #expect(try host.run(#"return flux.state("steps").n"#) == [.integer(n)])
+        }
+        #expect(try !dispatcher.undo())
+        for _ in 1 ... 20 { _ = try dispatcher.redo() }
+        #expect(try host.run(#"return flux.state("steps").n"#) == [.integer(50)])
+    }
 }

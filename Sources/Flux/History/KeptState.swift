@@ -4,7 +4,7 @@
 /// The history reuses the box of the step it drops for the next step (``HistoryRing``), so a
 /// dispatch with the undo history full allocates nothing for it. A class, not a protocol: only a
 /// class reference can be checked for being the only one (`isKnownUniquelyReferenced`).
-@usableFromInline class KeptState {
+@usableFromInline package class KeptState {
     /// The state, for whoever restores, encodes or shows it (never on the dispatch path); each kind
     /// of box gives its own.
     @usableFromInline var value: Any { () }
@@ -13,12 +13,12 @@
 }
 
 /// A store's state, typed: keeping it copies the state as itself.
-@usableFromInline final class KeptValue<State>: KeptState {
+@usableFromInline package final class KeptValue<State>: KeptState {
     // One thread, and no access spans a call out: no dynamic exclusivity check (it would cost more
     // than the copy it guards).
-    @usableFromInline @exclusivity(unchecked) var state: State
+    @usableFromInline @exclusivity(unchecked) package var state: State
 
-    @inlinable init(_ state: State) { self.state = state }
+    @inlinable package init(_ state: State) { self.state = state }
 
     @usableFromInline override var value: Any { state }
 }
@@ -42,7 +42,7 @@ final class KeptAny: KeptState {
 /// The box in `spare`, taken out of it, when it is a `Box` that nothing else references (a saved
 /// copy of the history may still hold a dropped step): it can then be filled again in place.
 @inlinable
-func reusable<Box: KeptState>(_ spare: inout KeptState?, as: Box.Type) -> Box? {
+package func reusable<Box: KeptState>(_ spare: inout KeptState?, as: Box.Type) -> Box? {
     guard isKnownUniquelyReferenced(&spare), type(of: spare.unsafelyUnwrapped) == Box.self else { return nil }
     // Moved out, not copied and then cleared: no retain and release.
     return unsafeDowncast(spare.take().unsafelyUnwrapped, to: Box.self)

@@ -61,7 +61,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @usableFromInline final let observers = ObserverList<State>()
     /// The specialised operations the dispatcher drives.
     @usableFromInline final let operations: StoreLane
-    @usableFromInline final var lane: StoreLane { operations }
+    @usableFromInline package final var lane: StoreLane { operations }
 
     /// A handler, boxed so that a dispatch can borrow it instead of copying the closure.
     @usableFromInline final class HandlerBox {

@@ -2,10 +2,10 @@
 /// they run code specialised for it, not generic code behind the ``TransactionalTarget`` witnesses, and the
 /// dispatcher calls them without going through those witnesses. Each takes the target it acts on, so a
 /// store's closures capture nothing.
-@usableFromInline struct StoreLane {
+@usableFromInline package struct StoreLane {
     /// What a commit keeps for undo: the state from ``TransactionalTarget/begin()`` (nil when not asked to
     /// keep it), boxed, and what keeping it costs in bytes.
-    @usableFromInline typealias Kept = (state: KeptState?, cost: Int)
+    @usableFromInline package typealias Kept = (state: KeptState?, cost: Int)
 
     /// Remembers the state now, then applies the action (``TransactionalTarget/begin()`` and
     /// ``DispatchTarget/handle(_:in:)`` in one call). With the action's name, which the dispatcher
@@ -18,7 +18,7 @@
     /// ``DispatchTarget/publish()``.
     @usableFromInline let publish: (AnyObject) -> Void
 
-    @inlinable init(handle: @escaping (AnyObject, any Action, String) throws -> Void, commit: @escaping (AnyObject, Bool, inout KeptState?) -> Kept?,
+    @inlinable package init(handle: @escaping (AnyObject, any Action, String) throws -> Void, commit: @escaping (AnyObject, Bool, inout KeptState?) -> Kept?,
                     publish: @escaping (AnyObject) -> Void) {
         self.handle = handle
         self.commit = commit
@@ -45,6 +45,6 @@ extension StoreLane {
 }
 
 /// A target that offers the dispatcher a ``StoreLane``.
-@usableFromInline protocol StoreLaneProviding: DispatchTarget {
+@usableFromInline package protocol StoreLaneProviding: DispatchTarget {
     var lane: StoreLane { get }
 }

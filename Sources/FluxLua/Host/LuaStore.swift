@@ -108,8 +108,14 @@ final class LuaStore: StoreProtocol {
     }
 
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
-        guard let route = try route(action.name) else { return }
+        try handle(action, named: action.name, in: dispatcher)
+    }
+
+    /// Handles `action`, whose name is `name`; `dispatcher` is the host's when nil.
+    private func handle(_ action: any Action, named name: String, in dispatcher: Dispatcher?) throws {
+        guard let route = try route(name) else { return }
         if !waitFor.isEmpty {
+            guard let dispatcher = dispatcher ?? host?.dispatcher else { throw FluxHostError.closed }
             try dispatcher.waitFor(try waitFor.map { other in
                 guard let token = dispatcher.token(named: other) else {
                     throw FluxScriptError("wait_for names no store '\(other)'")
@@ -192,6 +198,21 @@ final class LuaStore: StoreProtocol {
         return ref
     }
 
+    /// The state from `begin()` with its cost, to keep for undo when `keeping`, in the box in `spare` when
+    /// that can be reused; nil when the state did not change. What the generic lane does through
+    /// ``commit()`` and ``cost(of:)``, without boxing the state in an `Any`.
+    private func keepCheckpoint(_ keeping: Bool, reusing spare: inout KeptState?) -> StoreLane.Kept? {
+        guard current !== checkpoint else { return nil }
+        guard keeping else { return (nil, 0) }
+        let cost = stepAfter === current && stepBefore === checkpoint
+            ? stepBytes : host.map { $0.activeStack.tableCost(of: checkpoint, sharingWith: current) } ?? 0
+        if let box = reusable(&spare, as: KeptValue<LuaRef>.self) {
+            box.state = checkpoint
+            return (box, cost)
+        }
+        return (KeptValue(checkpoint), cost)
+    }
+
     func rollback() { current = checkpoint }
     func commit() -> Any? { current === checkpoint ? nil : checkpoint }
     func snapshot() -> Any { current }
@@ -246,6 +267,24 @@ final class LuaStore: StoreProtocol {
         observer(published)
         return StoreSubscription { [self] in observers.cancel(entry) }
     }
+}
+
+/// The dispatcher's operations on a Lua store: the action's name as the dispatcher read it, and the state
+/// kept for undo typed, in a box the history reuses, where the generic lane asks the store's witnesses
+/// and boxes the state in an `Any`.
+extension LuaStore: StoreLaneProviding {
+    // Immutable, and its closures capture nothing.
+    nonisolated(unsafe) private static let operations = StoreLane(
+        handle: { object, action, name in
+            let store = unsafeDowncast(object, to: LuaStore.self)
+            store.begin()
+            try store.handle(action, named: name, in: nil)
+        },
+        commit: { object, keeping, spare in unsafeDowncast(object, to: LuaStore.self).keepCheckpoint(keeping, reusing: &spare) },
+        publish: { unsafeDowncast($0, to: LuaStore.self).publish() }
+    )
+
+    var lane: StoreLane { Self.operations }
 }
 
 /// A Lua store's state table as an encodable value: what the shell prints and the action log compares.
