@@ -212,19 +212,13 @@ struct StateProxySpec {
         // those that start a batch of slots and make a view. Each finalizer makes a view of its own.
         try world.run(#"""
         kept, made = {}, 0
-        local function finalize()
+        function finalize()
           local subscription = flux.subscribe("shelf", function(state) made = made + 1 kept[made % 300 + 1] = state end)
           subscription:cancel()
         end
         flux.subscribe("shelf", function(state) kept[(state.count % 300) + 1] = state end)
-        collectgarbage("incremental", 0, 1000, 0)
-        for _ = 1, 10 do
-          for _ = 1, 5000 do setmetatable({}, {__gc = finalize}) end
-          for _ = 1, 400 do flux.dispatch("shelf.add") end
-        end
-        collectgarbage("incremental", 200, 100, 13)
-        collectgarbage() collectgarbage()
         """#)
+        try world.run(Harness.finalizerStorm(dispatching: "shelf.add", rounds: 10, objects: 5_000, dispatches: 400))
         #expect(world.reports.isEmpty, "\(world.reports)")
         #expect(try world.run("collectgarbage() return flux.state('shelf').count, made > 0") == [.integer(4_000), .boolean(true)])
         let reads = try world.run(#"""
