@@ -49,6 +49,8 @@ typedef struct {
     lua_Integer count;      /* the pairs of the state, counted when its draft's copy was made; -1 before */
     int nested;             /* U_NESTED holds a table */
     int marked;             /* a record's R_FROZEN or R_MORE may be set: the state's record needs clearing */
+    int freezing;           /* the handler returned and its result is being frozen: a finalizer the freeze's
+                             * allocations run finds every draft dead, so none changes what is frozen */
 } FluxDrafts;
 enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_READ };
 
@@ -102,7 +104,7 @@ static int flux_findrecord(lua_State *L, int drafts, int idx) {
 
 /* [..] -> [.., record] of the draft at idx; raises when the draft is dead. */
 static void flux_pushrecord(lua_State *L, int idx) {
-    if (flux_findrecord(L, DRAFTS, idx)) return;
+    if (!((FluxDrafts *)lua_touserdata(L, DRAFTS))->freezing && flux_findrecord(L, DRAFTS, idx)) return;
     luaL_where(L, 2);
     lua_pushliteral(L, "a state draft was used after its handler returned");
     lua_concat(L, 2);
@@ -324,7 +326,7 @@ static void flux_draftget(lua_State *L, int draft, int key) {
 
 /* Whether the value at idx is the draft of the state itself in the live session. */
 static int flux_istop(lua_State *L, FluxDrafts *d, int idx) {
-    return d->top != NULL && lua_topointer(L, idx) == d->top;
+    return d->top != NULL && !d->freezing && lua_topointer(L, idx) == d->top;
 }
 
 static int flux_draft_index(lua_State *L) {
@@ -596,6 +598,7 @@ static int flux_invoke(lua_State *L) {
     d = flux_pushdrafts(L);                              /* [handler, state, action, drafts] */
     d->tables = 0;
     d->differing = 0;
+    d->freezing = 0;                                     /* a freeze that raised left it set */
     if (d->nested) {                                     /* the last session's nested drafts die */
         lua_pushnil(L);
         lua_setiuservalue(L, 4, U_NESTED);
@@ -628,6 +631,7 @@ static int flux_invoke(lua_State *L) {
     generation = ++d->generation;
     lua_pushvalue(L, 3);
     lua_call(L, 2, 1);                                   /* [handler, state, action, drafts, record, new] */
+    d->freezing = 1;
     if (d->generation != generation) luaL_error(L, "a state draft's handler was interrupted by another handler");
     if (lua_isnil(L, 6)) {                               /* nothing returned: the draft as changed */
         lua_pop(L, 1);
@@ -670,6 +674,7 @@ static int flux_invoke(lua_State *L) {
         lua_pushnil(L);
     }
     d->top = NULL;                                       /* the session's drafts die */
+    d->freezing = 0;
     if (d->nested) {
         lua_pushnil(L);
         lua_setiuservalue(L, 4, U_NESTED);
@@ -731,6 +736,7 @@ void flux_opendrafts(lua_State *L) {
     d->count = -1;
     d->nested = 0;
     d->marked = 0;
+    d->freezing = 0;
     lua_createtable(L, R_FROZEN, 0);
     lua_setiuservalue(L, -2, U_TOP);
     lua_newtable(L);

@@ -91,9 +91,9 @@ const void *flux_openproxies(lua_State *L, FluxProxyRead read, void *context) {
     return reader;
 }
 
-void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark, lua_Integer batch) {
+void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, metatable);          /* [.., mt] */
-    lua_createtable(L, 2, 8);                               /* [.., mt, batch's] */
+    lua_createtable(L, 2, 8);                               /* [.., mt, batch's]: room for its batch's number */
     lua_pushnil(L);
     while (lua_next(L, -3)) {                               /* [.., mt, batch's, key, value] */
         lua_pushvalue(L, -2);
@@ -102,8 +102,6 @@ void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark,
     }
     lua_pushlightuserdata(L, (void *)mark);
     lua_rawseti(L, -2, FLUX_PROXY_MARK);
-    lua_pushinteger(L, batch);
-    lua_rawseti(L, -2, FLUX_PROXY_BATCH);
     lua_remove(L, -2);                                      /* [.., batch's] */
     lua_rawgeti(L, LUA_REGISTRYINDEX, live);               /* [.., batch's, live] */
     lua_pushvalue(L, -2);
@@ -112,11 +110,22 @@ void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark,
     lua_pop(L, 1);
 }
 
+void flux_setproxybatch(lua_State *L, int token, lua_Integer batch) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, token);              /* [.., batch's] */
+    lua_pushinteger(L, batch);
+    lua_rawseti(L, -2, FLUX_PROXY_BATCH);                   /* its array part has the slot: no allocation */
+    lua_pop(L, 1);
+}
+
 void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable) {
-    FluxProxy *proxy = (FluxProxy *)lua_newuserdatauv(L, sizeof(FluxProxy), 0); /* [.., view] */
+    FluxProxy *proxy;
+    /* The metatable first: the view's allocation may run finalizers that make views, start another batch
+     * and let this one's token go; on the stack, it keeps the batch and its registry slot's value. */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, metatable);          /* [.., mt] */
+    proxy = (FluxProxy *)lua_newuserdatauv(L, sizeof(FluxProxy), 0); /* [.., mt, view] */
     proxy->slot = (uint32_t)slot;
     proxy->generation = (uint32_t)generation;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, metatable);
+    lua_insert(L, -2);                                      /* [.., view, mt] */
     lua_setmetatable(L, -2);
 }
 

@@ -266,4 +266,27 @@ struct LuaStoreSpec {
         try dispatcher.undo()
         #expect(try host.run("return seen.n, seen.t.x, seen.t.self == seen.t") == [.integer(0), .nil, .boolean(true)])
     }
+
+    @Test("a finalizer that writes a kept draft while its handler's result is frozen gets an error and changes no state")
+    func keptDraftWrittenWhileFrozen() throws {
+        // A collector step at every allocation runs the finalizers inside the freeze's own allocations,
+        // after the handler has returned: its draft is dead there, as it is after the dispatch.
+        try world.run(#"""
+        flux.store{name = "q", state = {n = 0, t = {a = 1}}, on = {
+          w = function(s)
+            running = true kept = s s.n = s.n + 1
+            local t = {a = s.n} for i = 1, 30 do t[i] = {i} end s.t = t
+            running = false
+          end,
+        }}
+        written, lowered, last = 0, 0, -1
+        flux.subscribe("q", function(v) if v.n < last then lowered = lowered + 1 end last = v.n end)
+        function finalize()
+          if not running and kept and pcall(function() kept.n = -100 end) then written = written + 1 end
+        end
+        """#)
+        try world.run(Harness.finalizerStorm(dispatching: "w", rounds: 5, objects: 3_000, dispatches: 200))
+        #expect(world.reports.isEmpty)
+        #expect(try world.run("return written, lowered, flux.state('q').n, last") == [.integer(0), .integer(0), .integer(1_000), .integer(1_000)])
+    }
 }

@@ -206,6 +206,31 @@ struct StateProxySpec {
         #expect(try world.run("return finalized, flux.state('shelf').count") == [.string("shelf 1"), .integer(400)])
     }
 
+    @Test("finalizers that make views while a view's slot or batch is being made leave every view reading its own change")
+    func viewsMadeByFinalizersWhileAViewIsMade() throws {
+        // A collector step at every allocation runs pending finalizers inside the host's own allocations:
+        // those that start a batch of slots and make a view. Each finalizer makes a view of its own.
+        try world.run(#"""
+        kept, made = {}, 0
+        function finalize()
+          local subscription = flux.subscribe("shelf", function(state) made = made + 1 kept[made % 300 + 1] = state end)
+          subscription:cancel()
+        end
+        flux.subscribe("shelf", function(state) kept[(state.count % 300) + 1] = state end)
+        """#)
+        try world.run(Harness.finalizerStorm(dispatching: "shelf.add", rounds: 10, objects: 5_000, dispatches: 400))
+        #expect(world.reports.isEmpty, "\(world.reports)")
+        #expect(try world.run("collectgarbage() return flux.state('shelf').count, made > 0") == [.integer(4_000), .boolean(true)])
+        let reads = try world.run(#"""
+        for i = 1, 4 do flux.dispatch("shelf.add") end
+        collectgarbage()
+        local wrong = 0
+        for _, view in pairs(kept) do if view.title ~= "shelf " .. view.count and view.count ~= 0 then wrong = wrong + 1 end end
+        return wrong
+        """#)
+        #expect(reads == [.integer(0)])
+    }
+
     @Test("a view's metamethods are out of reach, and its pairs iterator refuses anything but a view")
     func metamethodsOutOfReach() throws {
         try world.run(#"""

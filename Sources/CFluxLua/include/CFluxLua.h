@@ -236,10 +236,14 @@ typedef int (*FluxProxyRead)(lua_State *L, void *context, lua_Integer slot, lua_
  * flux_pushproxy, with a copy of this metatable per batch (flux_newproxybatch). */
 const void *flux_openproxies(lua_State *L, FluxProxyRead read, void *context);
 
-/* [..] -> [.., metatable]. The metatable of the batch of slots `batch`, which every view of the batch has:
- * a copy of registry[metatable] holding `mark` and the batch's number, a key of the weak-keyed table
- * registry[live] while it lives. */
-void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark, lua_Integer batch);
+/* [..] -> [.., metatable]. The metatable of a new batch of slots, which every view of the batch has: a copy
+ * of registry[metatable] holding `mark`, a key of the weak-keyed table registry[live] while it lives. It
+ * names no batch until flux_setproxybatch. */
+void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark);
+
+/* Names `batch` in the batch metatable registry[token] (made by flux_newproxybatch). Allocates nothing, so
+ * runs no finalizer. */
+void flux_setproxybatch(lua_State *L, int token, lua_Integer batch);
 
 /* [..] -> [.., view]. A new view of the state in `slot`, made in the slot's `generation`: a userdata
  * without finalizer or user value whose metatable is registry[metatable], its batch's. */

@@ -151,7 +151,13 @@ final class StateProxies {
     /// out since the last sweep: states no view can reach go soon, and a sweep (which looks at every
     /// batch) costs a view the same however many batches there are. The last batch's token is let go
     /// (its views hold it now).
+    ///
+    /// The new token is made first: its allocations may run finalizers that make views, and start batches,
+    /// themselves. Nothing from the sweep on calls into Lua, so no finalizer sees a batch half handed out.
     private func startBatch(_ lua: LuaStack) {
+        flux_newproxybatch(lua.state, metatable.id, live.id, mark)
+        let made = LuaRef(popping: lua)
+        guard next == end else { return } // a finalizer started a batch meanwhile: it has room
         token = nil
         batchesSinceSweep += 1
         if freeBatches.isEmpty || batchesSinceSweep * 4 >= held.count {
@@ -160,8 +166,8 @@ final class StateProxies {
         }
         let batch = freeBatches.removeLast()
         held[batch] = true
-        flux_newproxybatch(lua.state, metatable.id, live.id, mark, lua_Integer(batch))
-        token = LuaRef(popping: lua)
+        flux_setproxybatch(lua.state, made.id, lua_Integer(batch))
+        token = made
         next = batch * Self.batchSize
         end = next + Self.batchSize
     }
