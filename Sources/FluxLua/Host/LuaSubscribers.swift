@@ -121,6 +121,8 @@ final class LuaSubscribers {
         observer = nil
         let empty = onEmpty
         onEmpty = nil
+        // Last: the host lets go of this list here, which may free it while the observer that called
+        // this still runs (unretained); nothing of the list is touched after.
         empty?()
     }
 
