@@ -231,6 +231,25 @@ struct StateProxySpec {
         #expect(reads == [.integer(0)])
     }
 
+    @Test("finalizers that cancel a store's last subscriber while its change is being told, and subscribe anew, leave every store heard")
+    func subscribersEmptiedByFinalizersWhileTold() throws {
+        // The finalizer empties the store's list of Lua subscribers while that list's observer makes the
+        // change's view, then subscribes elsewhere and again: the observer goes on with the emptied list.
+        try world.run(#"""
+        heard = 0
+        main = flux.subscribe("shelf", function() heard = heard + 1 end)
+        function finalize()
+          if main:active() then main:cancel() end
+          flux.subscribe("tally", function() end):cancel()
+          main = flux.subscribe("shelf", function() heard = heard + 1 end)
+        end
+        """#)
+        try world.run(Harness.finalizerStorm(dispatching: "shelf.add", rounds: 10, objects: 2_000, dispatches: 300))
+        #expect(world.reports.isEmpty, "\(world.reports)")
+        #expect(try world.run("local before = heard flux.dispatch('shelf.add') return flux.state('shelf').count, heard - before")
+                == [.integer(3_001), .integer(1)])
+    }
+
     @Test("a view's metamethods are out of reach, and its pairs iterator refuses anything but a view")
     func metamethodsOutOfReach() throws {
         try world.run(#"""

@@ -46,6 +46,11 @@ public final class FluxHost {
     let stateProxies: StateProxies
     /// The Lua subscribers of each store that has any, by store.
     var storeSubscribers: [ObjectIdentifier: LuaSubscribers] = [:]
+    /// Lists emptied while an observer of theirs may run on them (unretained), kept until a subscription
+    /// is made while none runs.
+    var emptiedSubscribers: [LuaSubscribers] = []
+    /// How many stores' observers are telling their Lua subscribers now.
+    @exclusivity(unchecked) var telling = 0
     @exclusivity(unchecked) var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
     /// Every subscription made by `flux.subscribe` and `flux.watch` and not cancelled yet.
     var subscriptions: [ObjectIdentifier: LuaSubscription] = [:]

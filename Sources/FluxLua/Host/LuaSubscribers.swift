@@ -121,9 +121,7 @@ final class LuaSubscribers {
         observer = nil
         let empty = onEmpty
         onEmpty = nil
-        // Last: the host lets go of this list here, which may free it while the observer that called
-        // this still runs (unretained); nothing of the list is touched after.
-        empty?()
+        empty?() // the host keeps the list until its next subscription: the observer runs on it unretained
     }
 
     deinit { observer?.cancel() }

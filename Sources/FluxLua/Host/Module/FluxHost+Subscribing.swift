@@ -28,11 +28,17 @@ extension FluxHost {
     private func subscribers(of store: any StoreProtocol) -> LuaSubscribers {
         let id = ObjectIdentifier(store)
         if let subscribers = storeSubscribers[id] { return subscribers }
+        if telling == 0 { emptiedSubscribers.removeAll() } // no observer runs on them now
         let subscribers = LuaSubscribers(storeName: store.name, on: activeStack)
         storeSubscribers[id] = subscribers
-        subscribers.onEmpty = { [weak self] in self?.storeSubscribers[id] = nil }
+        subscribers.onEmpty = { [weak self, unowned subscribers] in
+            guard let self else { return }
+            storeSubscribers[id] = nil
+            emptiedSubscribers.append(subscribers)
+        }
         // Unretained: the list cancels the observer when it empties or goes, and the host empties every
-        // list when it goes (deinit), so the observer never runs after either.
+        // list when it goes (deinit), so the observer never runs after either. A list emptied while an
+        // observer may run on it (its own tell, or a finalizer while its view is made) is kept meanwhile.
         let host = Unmanaged.passUnretained(self)
         let list = Unmanaged.passUnretained(subscribers)
         if let store = store as? LuaStore {
@@ -40,6 +46,8 @@ extension FluxHost {
                 host._withUnsafeGuaranteedRef { host in
                     list._withUnsafeGuaranteedRef { list in
                         guard list.isListening else { return } // the first call is the subscriber's own
+                        host.telling += 1
+                        defer { host.telling -= 1 }
                         host.tell(list, on: host.activeStack) { try store.pushView(of: table, on: $0) }
                     }
                 }
@@ -49,6 +57,8 @@ extension FluxHost {
                 host._withUnsafeGuaranteedRef { host in
                     list._withUnsafeGuaranteedRef { list in
                         guard list.isListening else { return }
+                        host.telling += 1
+                        defer { host.telling -= 1 }
                         let proxies = host.stateProxies
                         host.tell(list, on: host.activeStack) { proxies.push(state, of: list.storeName, on: $0) }
                     }
