@@ -221,28 +221,13 @@ final class LuaStore: StoreProtocol {
         if let snapshot = snapshot as? LuaRef { current = snapshot }
     }
 
+    /// What keeping `snapshot` costs: for the handler's own pair of states, what its walk measured. A
+    /// single store's step takes its cost from ``keepCheckpoint(_:reusing:)``; groups and journal travel
+    /// ask here.
     func cost(of snapshot: Any) -> Int {
-        if Self.address(of: stepAfter) == Self.address(of: current), Self.holds(snapshot, stepBefore) { return stepBytes }
-        guard let host, let table = snapshot as? LuaRef else { return 0 }
-        return host.activeStack.tableCost(of: table, sharingWith: current)
-    }
-
-    /// Whether `snapshot` is `table` itself. An `Any` is three words of inline buffer and its type's
-    /// metadata (Swift's stable layout of existentials); one holding a class instance holds the reference
-    /// in the buffer's first word. So this is two loads where `as?` is a dynamic cast and `type(of:)` a
-    /// runtime call: the undo step of every dispatch asks it.
-    private static func holds(_ snapshot: Any, _ table: LuaRef?) -> Bool {
-        guard let table else { return false }
-        // `as Any`: the existential itself, not the value it holds (which passing it to a generic would open).
-        return withUnsafeBytes(of: snapshot as Any) { words in
-            words.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self) == unsafeBitCast(LuaRef.self as AnyClass, to: UnsafeRawPointer.self)
-                && words.load(as: UnsafeRawPointer.self) == address(of: table)
-        }
-    }
-
-    /// The object `ref` refers to, as an address: compared without retaining it.
-    private static func address(of ref: LuaRef?) -> UnsafeRawPointer? {
-        unsafeBitCast(ref, to: UnsafeRawPointer?.self)
+        guard let table = snapshot as? LuaRef else { return 0 }
+        if stepAfter === current, stepBefore === table { return stepBytes }
+        return host.map { $0.activeStack.tableCost(of: table, sharingWith: current) } ?? 0
     }
 
     func publish() {
