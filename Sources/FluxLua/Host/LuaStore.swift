@@ -204,8 +204,7 @@ final class LuaStore: StoreProtocol {
     private func keepCheckpoint(_ keeping: Bool, reusing spare: inout KeptState?) -> StoreLane.Kept? {
         guard current !== checkpoint else { return nil }
         guard keeping else { return (nil, 0) }
-        let cost = stepAfter === current && stepBefore === checkpoint
-            ? stepBytes : host.map { $0.activeStack.tableCost(of: checkpoint, sharingWith: current) } ?? 0
+        let cost = cost(keeping: checkpoint)
         if let box = reusable(&spare, as: KeptValue<LuaRef>.self) {
             box.state = checkpoint
             return (box, cost)
@@ -226,6 +225,12 @@ final class LuaStore: StoreProtocol {
     /// ask here.
     func cost(of snapshot: Any) -> Int {
         guard let table = snapshot as? LuaRef else { return 0 }
+        return cost(keeping: table)
+    }
+
+    /// What keeping `table` beside the current state costs: what the handler's walk measured when it is
+    /// that pair, else a walk of its own.
+    private func cost(keeping table: LuaRef) -> Int {
         if stepAfter === current, stepBefore === table { return stepBytes }
         return host.map { $0.activeStack.tableCost(of: table, sharingWith: current) } ?? 0
     }
