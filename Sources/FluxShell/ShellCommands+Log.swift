@@ -52,7 +52,7 @@ extension Shell {
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
         } catch {
             progress.finish()
-            if interrupted() || (error as? ReplayError)?.isStopped == true {
+            if interrupted() || error.isStopped {
                 throw ShellCommandError.failed("interrupted: nothing of \(path) was applied")
             }
             throw ShellCommandError.failed("\(path): \(error)")

@@ -270,7 +270,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
 
     @inlinable @inline(never)
     final func lookUpHandler(_ name: String) -> Unmanaged<HandlerBox>? {
-        let handler = handlers[name].map(Unmanaged.passUnretained)
+        let handler = handlers[name].map { Unmanaged.passUnretained($0) }
         lastHandlerName = name
         lastHandler = handler
         return handler

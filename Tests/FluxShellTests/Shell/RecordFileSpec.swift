@@ -41,7 +41,7 @@ struct RecordFileSpec {
 
         // An empty file is no log: it is recorded into.
         let empty = folder + "/empty.jsonl"
-        FileManager.default.createFile(atPath: empty, contents: nil)
+        try #require(FileManager.default.createFile(atPath: empty, contents: nil))
         #expect(recordTwoMoves(shell, ":record \(empty)").hasPrefix("recording to"))
         #expect(try lines(empty).count == 3)
     }
