@@ -289,4 +289,31 @@ struct LuaStoreSpec {
         #expect(world.reports.isEmpty)
         #expect(try world.run("return written, lowered, flux.state('q').n, last") == [.integer(0), .integer(0), .integer(1_000), .integer(1_000)])
     }
+
+    @Test("a finalizer that dispatches while a handler's result is frozen is refused, and every state is what the dispatches made")
+    func finalizerDispatchesWhileFrozen() throws {
+        // A collector step at every allocation runs the finalizers inside the handlers' and the freeze's
+        // own allocations: a dispatch from one there is refused; from one run between dispatches, it runs.
+        try world.run(#"""
+        flux.store{name = "q", state = {n = 0, t = {a = 1}}, on = {
+          w = function(s)
+            s.n = s.n + 1
+            local t = {a = s.n} for i = 1, 30 do t[i] = {i} end s.t = t
+          end,
+        }}
+        dispatched, refused, lowered, last = 0, 0, 0, -1
+        flux.subscribe("q", function(v) if v.n < last then lowered = lowered + 1 end last, seen = v.n, v end)
+        function finalize()
+          local ok, message = pcall(flux.dispatch, "w")
+          if ok then dispatched = dispatched + 1 else refused = refused + 1 refusal = message end
+        end
+        """#)
+        try world.run(Harness.finalizerStorm(dispatching: "w", rounds: 5, objects: 200, dispatches: 200))
+        #expect(world.reports.isEmpty)
+        #expect(try world.run("return dispatched + refused, refused > 0, lowered") == [.integer(1_000), .boolean(true), .integer(0)])
+        #expect(try world.run("return refusal") == [.string("cannot dispatch 'w' while 'w' is being handled")])
+        #expect(try world.run("return flux.state('q').n == 1000 + dispatched, last == flux.state('q').n, flux.state('q').t.a == last")
+            == [.boolean(true), .boolean(true), .boolean(true)])
+        #expect(try world.run("return pcall(function() seen.n = 0 end), seen.n == last") == [.boolean(false), .boolean(true)])
+    }
 }
