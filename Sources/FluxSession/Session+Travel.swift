@@ -29,11 +29,12 @@ extension Session {
 
     /// Puts every store to its state right after journal entry `number`, as one undo step labelled
     /// `goto N`: the nearest snapshot at or before it is read, and the journal's actions from there to
-    /// `number` are replayed through the dispatcher (subscribers hear them), all or nothing; then every
-    /// store goes back to how it was, and the stores whose states differ take the states reached in one
-    /// step (``Dispatcher/setStates(_:label:)``), which ``Dispatcher/undo()`` takes back. The travel is
-    /// journalled as an entry holding those states, so that the journal, and an export of it, replays
-    /// to the same states; a travel that changes nothing journals nothing.
+    /// `number` are replayed through the dispatcher silently (``Dispatcher/silently(_:)``: subscribers
+    /// hear none of them), all or nothing; then every store goes back to how it was, and the stores whose
+    /// states differ take the states reached in one step (``Dispatcher/setStates(_:label:)``), which
+    /// ``Dispatcher/undo()`` takes back. The travel is journalled as an entry holding those states, so that
+    /// the journal, and an export of it, replays to the same states; a travel that changes nothing
+    /// journals nothing.
     ///
     /// A store defined after the snapshot was taken starts the replay from its state now.
     ///
@@ -92,15 +93,18 @@ extension Session {
         replaying(true)
         defer { replaying(false) }
         do {
-            try dispatcher.allOrNothing { () throws -> Void in
-                // No undo or redo lies between a snapshot and the next (one is taken after each), so the
-                // replay needs no undo history.
-                for (target, state) in restored { (target as? any TransactionalTarget)?.restore(state) }
-                try ActionReplayer(dispatcher: dispatcher, decode: decode).replay(entries)
-                reached = dispatcher.stores.compactMap { store in
-                    (store as? any TransactionalTarget).map { (store, $0.snapshot()) }
+            // Silently: subscribers hear the travel's one step below, not each action replayed to find it.
+            try dispatcher.silently {
+                try dispatcher.allOrNothing { () throws -> Void in
+                    // No undo or redo lies between a snapshot and the next (one is taken after each), so the
+                    // replay needs no undo history.
+                    for (target, state) in restored { (target as? any TransactionalTarget)?.restore(state) }
+                    try ActionReplayer(dispatcher: dispatcher, decode: decode).replay(entries)
+                    reached = dispatcher.stores.compactMap { store in
+                        (store as? any TransactionalTarget).map { (store, $0.snapshot()) }
+                    }
+                    throw Rewind()
                 }
-                throw Rewind()
             }
         } catch is Rewind {
         } catch let error as ReplayError {

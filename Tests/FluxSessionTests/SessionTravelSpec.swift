@@ -33,6 +33,21 @@ extension SessionSpec {
         #expect(count(store) == 0)
     }
 
+    @Test("a subscriber hears a goto once, the state it reaches, not each action replayed to find it")
+    func gotoHeardOnce() throws {
+        let (dispatcher, store, session) = try start()
+        session.snapshotInterval = 50
+        for by in 1 ... 120 { try dispatcher.dispatch(Add(by: by)) }
+        session.save()
+        var heard: [Int] = []
+        let subscription = (store as! CounterStore).subscribe { heard.append($0.count) }
+        try session.goTo(entry: 73) // 23 actions replayed from the snapshot after entry 50
+        try session.goTo(entry: 73) // already there: nothing changes, nothing is heard
+        try dispatcher.undo()
+        #expect(heard == [sum(120), sum(73), sum(120)])
+        _ = subscription
+    }
+
     @Test("goto out of reach — past the end, before a compaction's cut — names the reachable range and changes nothing")
     func gotoOutOfReach() throws {
         let (dispatcher, store, session) = try start()

@@ -151,6 +151,44 @@ struct UndoSpec {
         #expect(counter.state.count == 3)
     }
 
+    @Test("silently: subscribers hear nothing of the work, then once where it left the stores; a store left as it was is not heard again")
+    func silently() throws {
+        let counter = CounterStore(dispatcher: dispatcher)
+        let todos = TodoStore(dispatcher: dispatcher)
+        let counts = Recorder(counter), titles = Recorder(todos)
+        var queued = 0
+        let dispatching = counter.subscribe { state in
+            if state.count == 4 { queued += 1; try? self.dispatcher.dispatch(AddTodo(title: "heard 4")) }
+        }
+        try dispatcher.silently {
+            for _ in 1 ... 5 { try dispatcher.dispatch(Increment(by: 1)) }
+            try dispatcher.undo()
+            try dispatcher.dispatch(AddTodo(title: "gone"))
+            try dispatcher.undo()
+        }
+        #expect(counts.states.map(\.count) == [0, 4])
+        #expect(queued == 1, "a subscriber hears the end once, and what it dispatches then runs")
+        #expect(titles.states.map(\.titles) == [[], ["heard 4"]], "the todos ended as they began: heard only for the follow-up")
+        #expect(dispatcher.history.undoLabels.suffix(5) == ["counter.increment", "counter.increment", "counter.increment", "counter.increment", "todos.add"])
+
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try dispatcher.silently {
+                try dispatcher.allOrNothing { try dispatcher.dispatch(Increment(by: 10)); throw Stop() }
+            }
+        }
+        #expect(counter.state.count == 4)
+        #expect(counts.states.map(\.count) == [0, 4], "work rolled back is not heard at all")
+
+        var refused: (any Error)?
+        let nested = counter.subscribe { _ in
+            do { try self.dispatcher.silently {} } catch { refused = error }
+        }
+        try dispatcher.dispatch(Increment(by: 1))
+        #expect(refused.map { "\($0)" } == "cannot undo or redo while an action is being dispatched")
+        _ = (dispatching, nested)
+    }
+
     @Test("a new action clears redo")
     func newActionClearsRedo() throws {
         let counter = CounterStore(dispatcher: dispatcher)

@@ -92,7 +92,7 @@ extension Dispatcher {
         for (target, state) in states.reversed() { target.restore(state) }
         let outer = phase
         phase = .notifying
-        for (target, _) in states { target.publish() }
+        if !isSilent { for (target, _) in states { target.publish() } }
         if actions > 0 {
             for hook in middleware { hook.didRollBack(actions, group: label, in: self) }
             commitObserver?.didRollBack(actions, in: self)

@@ -53,7 +53,7 @@ extension Dispatcher {
     /// subscribers dispatched meanwhile runs after, as follow-ups.
     private func publishStep(_ publish: () -> Void, then tell: () -> Void) {
         phase = .notifying
-        publish()
+        if !isSilent { publish() }
         tell()
         phase = .idle
         if !followUps.isEmpty { drainFollowUps() }

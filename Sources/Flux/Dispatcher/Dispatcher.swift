@@ -111,6 +111,8 @@ public final class Dispatcher {
     @exclusivity(unchecked) var draining = false
     /// How many ``allOrNothing(_:)`` calls are running: nothing is settled (or saved) inside one.
     @exclusivity(unchecked) var allOrNothingDepth = 0
+    /// Whether ``silently(_:)`` runs: no store publishes until it ends.
+    @exclusivity(unchecked) var isSilent = false
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
@@ -252,9 +254,11 @@ public final class Dispatcher {
         keepChanges(name)
 
         phase = .notifying
-        for index in 0 ..< touchedCount {
-            touched[index]._withUnsafeGuaranteedRef { registration in
-                registration.object._withUnsafeGuaranteedRef { registration.lane.publish($0) }
+        if !isSilent {
+            for index in 0 ..< touchedCount {
+                touched[index]._withUnsafeGuaranteedRef { registration in
+                    registration.object._withUnsafeGuaranteedRef { registration.lane.publish($0) }
+                }
             }
         }
         if !middleware.isEmpty {
