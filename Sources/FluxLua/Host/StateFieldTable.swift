@@ -15,10 +15,15 @@ import Flux
 final class StateFieldTable {
     /// Pushes the field of the state at the pointer, when the state is of the table's type (else false).
     typealias Reader = (UnsafeMutablePointer<any Encodable>, LuaStack, StateFieldTable) throws -> Bool
+    /// A reader in a struct: an array holds it as it is called, where an array of functions would hold each
+    /// in the most general form, and every call would go through a conversion.
+    private struct Field {
+        let read: Reader
+    }
 
     /// Each field name's bytes, held by the Lua strings `names` keeps.
     private let keys: [UnsafeRawBufferPointer]
-    private let readers: [Reader]
+    private let readers: ContiguousArray<Field>
     /// Whether the state at the pointer is of the table's type.
     private let holdsType: (UnsafeMutablePointer<any Encodable>) -> Bool
     /// The names as Lua strings: keeps `keys` valid.
@@ -39,7 +44,7 @@ final class StateFieldTable {
             return UnsafeRawBufferPointer(start: bytes, count: length)
         }
         names = LuaRef(popping: lua)
-        readers = fields.map(Self.reader)
+        readers = ContiguousArray(fields.map { Field(read: Self.reader($0)) })
         holdsType = { Self.borrow($0, State.self) { _ in true } ?? false }
     }
 
@@ -52,7 +57,7 @@ final class StateFieldTable {
             lua.pushNil()
             return true
         }
-        return try readers[field](state, lua, self)
+        return try readers[field].read(state, lua, self)
     }
 
     /// The number of the field named `key`.

@@ -24,8 +24,9 @@ final class StateProxies {
     /// stack, so its batch stays held), whatever views a finalizer its allocations run makes meanwhile.
     @exclusivity(unchecked) private var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> = []
     @exclusivity(unchecked) private(set) var storeNames: ContiguousArray<String> = []
-    /// The field readers of each slot's state, when its type has them (``FieldReadable``).
-    @exclusivity(unchecked) private var fieldTables: ContiguousArray<StateFieldTable?> = []
+    /// The field readers of each slot's state, when its type has them (``FieldReadable``). Unretained:
+    /// `tablesByType` keeps every table as long as this.
+    @exclusivity(unchecked) private var fieldTables: ContiguousArray<Unmanaged<StateFieldTable>?> = []
     /// The field readers of each state type met so far; nil for a type that has none.
     private var tablesByType: [ObjectIdentifier: StateFieldTable?] = [:]
     /// Counts the times each batch was freed, wrapping (a view keeps 32 bits of it): a view names the
@@ -87,7 +88,7 @@ final class StateProxies {
         next += 1
         place(slot).initialize(to: state)
         if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
-        if fieldTables[slot] !== fields { fieldTables[slot] = fields }
+        fieldTables[slot] = fields.map(Unmanaged.passUnretained)
         flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id)
     }
 
@@ -161,7 +162,9 @@ final class StateProxies {
                 var length = 0
                 let bytes = lua_tolstring(lua.state, 2, &length) // a string: no conversion, no allocation
                 let key = UnsafeRawBufferPointer(start: bytes, count: length)
-                if let fields = fieldTables[slot], try fields.read(key, of: state, onto: lua) { return 1 }
+                if let fields = fieldTables[slot], try fields._withUnsafeGuaranteedRef({ try $0.read(key, of: state, onto: lua) }) {
+                    return 1
+                }
                 try reader.read(.key(key), of: state, onto: lua)
             case LUA_TNUMBER:
                 guard let position = lua.integer(at: 2) else { lua.pushNil(); return 1 }
