@@ -82,7 +82,7 @@ struct StateFieldReadersSpec {
     /// readers, one through `Encodable`. Every field `encode(to:)` writes, keys it does not, numeric keys;
     /// nested tables key by key, and read-only both. Returns the differences, one string a sample ("" when
     /// none).
-    func differences<State: FieldReadable>(_ samples: [State]) throws -> [String] {
+    func differences<State: FieldReadable & SendableMetatype>(_ samples: [State]) throws -> [String] {
         let dispatcher = Dispatcher()
         let stores = (SampleStore(name: "fast", samples: samples, dispatcher: dispatcher),
                       SampleStore(name: "encoded", samples: samples.map(EncodedOnly.init), dispatcher: dispatcher))

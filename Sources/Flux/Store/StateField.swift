@@ -46,10 +46,11 @@ public struct StateField<State>: Sendable {
 
     /// A field of any other `Encodable` type.
     @inlinable
-    public init<Value: Encodable>(_ name: String, _ read: @escaping @Sendable (State) -> Value) {
+    public init<Value: Encodable & SendableMetatype>(_ name: String, _ read: @escaping @Sendable (State) -> Value) {
         self.init(name: name, reader: .encodable { read($0.pointee) })
     }
 
+    /// A field named `name` read by `reader`.
     @usableFromInline
     package init(name: String, reader: Reader) {
         self.name = name

@@ -104,13 +104,18 @@ final class StateFieldTable {
     }
 
     /// What `read` reads from the state at `existential`, in place, when it is a `State`; nil when it is not.
+    ///
+    /// The existential is opened in place (inout: a borrow would copy the state), and nothing in the access
+    /// calls into Lua: `read` only reads, and the caller pushes the value after.
     private static func borrow<State, Value>(_ existential: UnsafeMutablePointer<any Encodable>, _: State.Type,
                                              _ read: (UnsafePointer<State>) -> Value) -> Value? {
         func open<Opened: Encodable>(_ value: inout Opened) -> Value? {
             guard Opened.self == State.self else { return nil }
             return at(&value)
         }
-        func at(_ value: UnsafeMutableRawPointer) -> Value { read(UnsafePointer(value.assumingMemoryBound(to: State.self))) }
+        func at<Opened>(_ value: UnsafeMutablePointer<Opened>) -> Value {
+            read(UnsafeRawPointer(value).assumingMemoryBound(to: State.self))
+        }
         return open(&existential.pointee)
     }
 }
