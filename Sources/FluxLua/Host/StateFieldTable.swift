@@ -45,7 +45,7 @@ final class StateFieldTable {
         }
         names = LuaRef(popping: lua)
         readers = ContiguousArray(fields.map { Field(read: Self.reader($0)) })
-        holdsType = { Self.borrow($0, State.self) { _ in true } ?? false }
+        holdsType = { Self.withState($0) { (_: UnsafePointer<State>) in } }
     }
 
     /// [..] -> [.., value]. Pushes the field named by the bytes `key` (a Lua string's) of the state at
@@ -72,50 +72,66 @@ final class StateFieldTable {
         switch field.reader {
         case let .int(read):
             return { state, lua, _ in
-                guard let value = borrow(state, State.self, read) else { return false }
+                var value = 0
+                guard withState(state, { value = read($0) }) else { return false }
                 lua.push(value)
                 return true
             }
         case let .double(read):
             return { state, lua, _ in
-                guard let value = borrow(state, State.self, read) else { return false }
+                var value = 0.0
+                guard withState(state, { value = read($0) }) else { return false }
                 lua.push(value)
                 return true
             }
         case let .bool(read):
             return { state, lua, _ in
-                guard let value = borrow(state, State.self, read) else { return false }
+                var value = false
+                guard withState(state, { value = read($0) }) else { return false }
                 lua.push(value)
                 return true
             }
         case let .string(read):
             return { state, lua, _ in
-                guard let value = borrow(state, State.self, read) else { return false }
+                var value = ""
+                guard withState(state, { value = read($0) }) else { return false }
                 lua.push(value)
                 return true
             }
         case let .encodable(read):
             return { state, lua, table in
-                guard let value = borrow(state, State.self, read) else { return false }
+                var value: (any Encodable)?
+                guard withState(state, { value = read($0) }), let value else { return false }
                 try StateFieldEncoder.push(value, onto: lua, wrap: table.wrap)
                 return true
             }
         }
     }
 
-    /// What `read` reads from the state at `existential`, in place, when it is a `State`; nil when it is not.
+    /// Calls `body` with the state at `existential` when it is a `State`; returns whether it was. Nothing in
+    /// `body` may call into Lua.
     ///
-    /// The existential is opened in place (inout: a borrow would copy the state), and nothing in the access
-    /// calls into Lua: `read` only reads, and the caller pushes the value after.
-    private static func borrow<State, Value>(_ existential: UnsafeMutablePointer<any Encodable>, _: State.Type,
-                                             _ read: (UnsafePointer<State>) -> Value) -> Value? {
-        func open<Opened: Encodable>(_ value: inout Opened) -> Value? {
-            guard Opened.self == State.self else { return nil }
-            return at(&value)
+    /// A state that fits the existential's own buffer is opened in place (inout), which copies nothing. A
+    /// larger one is in a box the slot shares with the store's observer while it tells its subscribers:
+    /// opened in place, the box would be copied first, so it is borrowed instead (which copies the
+    /// existential: a retain of the box).
+    private static func withState<State>(_ existential: UnsafeMutablePointer<any Encodable>,
+                                         _ body: (UnsafePointer<State>) -> Void) -> Bool {
+        func inPlace<Opened: Encodable>(_ value: inout Opened) -> Bool {
+            guard Opened.self == State.self else { return false }
+            at(&value)
+            return true
         }
-        func at<Opened>(_ value: UnsafeMutablePointer<Opened>) -> Value {
-            read(UnsafeRawPointer(value).assumingMemoryBound(to: State.self))
+        func borrowed<Opened: Encodable>(_ value: borrowing Opened) -> Bool {
+            guard Opened.self == State.self else { return false }
+            withUnsafePointer(to: value) { at(UnsafeMutablePointer(mutating: $0)) }
+            return true
         }
-        return open(&existential.pointee)
+        func at<Opened>(_ value: UnsafeMutablePointer<Opened>) {
+            body(UnsafeRawPointer(value).assumingMemoryBound(to: State.self))
+        }
+        let word = MemoryLayout<UnsafeRawPointer>.self
+        let fitsBuffer = MemoryLayout<State>.size <= 3 * word.size && MemoryLayout<State>.alignment <= word.alignment
+        return fitsBuffer ? inPlace(&existential.pointee) : borrowed(existential.pointee)
     }
 }
