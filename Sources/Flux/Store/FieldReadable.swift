@@ -5,9 +5,10 @@
 /// read is a lookup of the name among ``fields`` and a call of that field's reader. The readers are made
 /// once per type (``fields`` is read once, by whoever reads fields).
 ///
-/// Each field must be named, and read, as `encode(to:)` writes it: a reader gives what is encoded under
-/// its name, and a name the state does not encode has no reader. States that do not adopt this protocol
-/// are read through `Encodable`, as are the fields a state leaves out.
+/// List every field `encode(to:)` writes, under the key it writes (mind `CodingKeys`), each reader
+/// giving what is encoded under that key: a name the list does not have reads as no field at all. An
+/// optional field that is nil reads as no value, as `encodeIfPresent` writes nothing. States that do not
+/// adopt this protocol are read through `Encodable`.
 ///
 /// ```swift
 /// struct CounterState: Codable, FieldReadable {
