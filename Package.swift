@@ -69,6 +69,8 @@ let package = Package(
         .testTarget(name: "FluxSessionTests", dependencies: [
             "FluxSession", "Flux", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "fluxsh", "CReadline", "Flux", "FluxLua", "FluxTable", "FluxViews"]),
+        .testTarget(name: "FluxShellTests", dependencies: [
+            "FluxShell", "fluxsh", "flux-bench", "CReadline", "Flux", "FluxLua", "FluxFeatures", "FluxTable", "FluxViews",
+        ]),
     ]
 )

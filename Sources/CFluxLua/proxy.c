@@ -43,21 +43,22 @@ static int flux_isproxy(lua_State *L, int idx, const void *mark) {
     return mine;
 }
 
-/* The view at idx; an argument error for anything else (a metamethod called by hand). */
-static const FluxProxy *flux_checkproxy(lua_State *L, int idx, const FluxProxyReader *reader) {
-    if (!flux_isproxy(L, idx, reader)) luaL_typeerror(L, idx, FLUX_PROXY_METATABLE);
-    return (const FluxProxy *)lua_touserdata(L, idx);
-}
-
-/* view[key]: upvalue 1 is the reader. */
+/* view[key]: upvalue 1 is the reader. The check of flux_isproxy, spelled out so that one settop drops both
+ * what it pushed and any extra argument; anything but a view (a metamethod called by hand) is an argument
+ * error. */
 static int flux_proxy_index(lua_State *L) {
     FluxControl *control = flux_getcontrol(L);
     const FluxProxyReader *reader = (const FluxProxyReader *)lua_touserdata(L, lua_upvalueindex(1));
-    const FluxProxy *proxy = flux_checkproxy(L, 1, reader);
+    const FluxProxy *proxy;
     int enforce = control->enforce;
     int results;
+    if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1)
+        || lua_rawgeti(L, -1, FLUX_PROXY_MARK) != LUA_TLIGHTUSERDATA || lua_touserdata(L, -1) != (const void *)reader) {
+        return luaL_typeerror(L, 1, FLUX_PROXY_METATABLE);
+    }
+    proxy = (const FluxProxy *)lua_touserdata(L, 1);
     if (reader->context == NULL || control->closed) return luaL_error(L, "attempt to read a state while the Lua state closes");
-    lua_settop(L, 2);
+    lua_settop(L, 2);                                       /* [view, key] */
     control->enforce = 0;
     results = reader->read(L, reader->context, proxy->slot, proxy->generation);
     control->enforce = enforce;

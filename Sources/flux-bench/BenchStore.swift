@@ -1,9 +1,15 @@
 import Flux
 
 /// The state every dispatch workload changes: a counter and ten strings, the shape of a small app state.
-struct BenchState: Codable, Equatable {
+/// Its fields read one by one (a Lua subscriber's `state.count`) without encoding it.
+struct BenchState: Codable, Equatable, Sendable, FieldReadable {
     var count = 0
     var items: [String] = (1 ... 10).map { "item \($0)" }
+
+    static let fields: [StateField<Self>] = [
+        StateField("count", \.count),
+        StateField("items", \.items),
+    ]
 }
 
 /// The one action the dispatch workloads send.

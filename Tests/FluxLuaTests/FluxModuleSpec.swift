@@ -4,10 +4,16 @@ import FluxTable
 import Testing
 @testable import FluxLua
 
-/// A Swift store for the `flux` module specs: a counter and a list of labels.
-struct TallyState: Codable, Equatable {
+/// A Swift store for the `flux` module specs: a counter and a list of labels. Its views read through its
+/// field readers (the shelf's and the census's, through `Encodable`).
+struct TallyState: Codable, Equatable, FieldReadable {
     var count = 0
     var labels: [String] = []
+
+    static let fields: [StateField<Self>] = [
+        StateField("count", \.count),
+        StateField("labels", \.labels),
+    ]
 }
 
 struct Tally: Action {

@@ -231,6 +231,41 @@ struct StateProxySpec {
         #expect(reads == [.integer(0)])
     }
 
+    @Test("finalizers that run inside a read through field readers, and dispatch, leave every view reading its own change")
+    func finalizersInsideAFieldRead() throws {
+        // Reading `labels` pushes a table: a collector step there runs finalizers, which dispatch to the
+        // same store (a new change, read by the same subscriber) and read views kept of older changes.
+        try world.run(#"""
+        kept, wrong, finalized, checked = {}, 0, 0, 0
+        function finalize()
+          finalized = finalized + 1
+          flux.dispatch("tally.add")
+          local entry = kept[finalized % 50 + 1]
+          if entry then
+            checked = checked + 1
+            if entry.view.count ~= entry.count or #entry.view.labels ~= 0 then wrong = wrong + 1 end
+          end
+        end
+        flux.subscribe("tally", function(state)
+          local count = state.count
+          local labels = state.labels
+          if #labels ~= 0 or state.count ~= count or state.missing ~= nil or state[1] ~= nil then wrong = wrong + 1 end
+          kept[count % 50 + 1] = {view = state, count = count}
+        end)
+        """#)
+        try world.run(Harness.finalizerStorm(dispatching: "tally.add", rounds: 5, objects: 1_000, dispatches: 200))
+        #expect(world.reports.isEmpty, "\(world.reports)")
+        let (wrong, finalized, checked) = try (world.run("return wrong").first, world.run("return finalized").first,
+                                               world.run("return checked").first)
+        #expect(wrong == .integer(0))
+        guard case let .integer(finalizers) = finalized, case let .integer(checks) = checked else {
+            Issue.record("no counts: \(String(describing: finalized)), \(String(describing: checked))")
+            return
+        }
+        #expect(finalizers >= 5_000 && checks > 0)
+        #expect(world.tally.state.count == 1_000 + Int(finalizers))
+    }
+
     @Test("finalizers that cancel a store's last subscriber while its change is being told, and subscribe anew, leave every store heard")
     func subscribersEmptiedByFinalizersWhileTold() throws {
         // The finalizer empties the store's list of Lua subscribers while that list's observer makes the

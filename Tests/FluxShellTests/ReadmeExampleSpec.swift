@@ -11,7 +11,7 @@ struct ReadmeExampleSpec {
         let readme = try ReadmeTourSpec.readme()
         let section = try #require(Self.section("## Writing a feature in Swift", in: readme))
         let snippets = Self.swiftBlocks(in: section)
-        #expect(snippets.count == 2)
+        #expect(snippets.count == 3)
         #expect(snippets.last?.contains("import FluxShell") == true)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().appendingPathComponent("../ReadmeExample/Sources/ReadmeExample/main.swift")

@@ -32,6 +32,13 @@ private final class TodoStore: Store<TodoState> {
     }
 }
 
+// Lua's `state.titles` reads the titles alone.
+extension TodoState: FieldReadable {
+    static let fields: [StateField<Self>] = [
+        StateField("titles", \.titles),
+    ]
+}
+
 private enum TodoViewProvider {
     static func tableViewModel(for state: TodoState) -> TableViewModel {
         TableViewModel(sections: [
@@ -73,6 +80,8 @@ struct ReadmeFeatureSpec {
         #expect(shell.execute(#":dispatch todos.add {title = "Write the spec"}"#))
         #expect(shell.execute(#"flux.dispatch("todos.add", {title = "Ship it"})"#))
         #expect(todos.state.titles == ["Write the spec", "Ship it"])
+        #expect(shell.execute(#"flux.subscribe("todos", function(state) second, other = state.titles[2], state.other end)"#))
+        #expect(try shell.host.run("return second, other") == [.string("Ship it"), .nil])
         #expect(shell.execute(":render todos"))
         #expect(output.contains("Todos") && output.contains("Ship it"))
 

@@ -1,10 +1,12 @@
+import Flux
+
 /// Everything the annotation filter list needs to render: the filters of each group, the group whose
 /// details are shown, and whether any filter is active (which enables "Clear").
 ///
 /// Filters are values, so changing one changes the state and observers hear it. Only the
 /// ``AnnotationFilterStore`` changes a state, through its actions; ``isFiltering`` is kept in step
 /// with the filters by the store after every action.
-public struct AnnotationFilterState: Codable, Equatable, Sendable {
+public struct AnnotationFilterState: Codable, Equatable, Sendable, FieldReadable {
     /// The lone switch that hides every annotation.
     public internal(set) var hideEverythingFilter: AnnotationFilter
     /// Filters by whether an annotation is shared.
@@ -17,6 +19,16 @@ public struct AnnotationFilterState: Codable, Equatable, Sendable {
     public internal(set) var selectedFilterGroup: AnnotationFilterGroup?
     /// Whether any filter in any group is active.
     public internal(set) var isFiltering: Bool
+
+    /// Every field, read one at a time (a Lua subscriber's `state.isFiltering`) without encoding the rest.
+    public static let fields: [StateField<Self>] = [
+        StateField("hideEverythingFilter", \.hideEverythingFilter),
+        StateField("shareStatusFilters", \.shareStatusFilters),
+        StateField("issueFilters", \.issueFilters),
+        StateField("generalFilters", \.generalFilters),
+        StateField("selectedFilterGroup", \.selectedFilterGroup),
+        StateField("isFiltering", \.isFiltering),
+    ]
 
     /// A state with the filters in `enabled` active (none by default) and `selectedFilterGroup` shown.
     public init(enabled: Set<AnnotationFilterKind> = [], selectedFilterGroup: AnnotationFilterGroup? = nil) {

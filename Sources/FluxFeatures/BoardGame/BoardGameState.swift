@@ -1,3 +1,5 @@
+import Flux
+
 /// A game of placing tokens on a grid until one player has a line of ``lineLength`` in a row —
 /// horizontally, vertically or diagonally — or the grid is full: tic-tac-toe (3×3, 3 in a row) and
 /// connect four (7×6, 4 in a row) are both this game.
@@ -7,7 +9,7 @@
 /// undoes as one step.
 ///
 /// Cells are numbered from 0, row by row from the top left: cell `row * columns + column`.
-public struct BoardGameState: Codable, Equatable, Sendable {
+public struct BoardGameState: Codable, Equatable, Sendable, FieldReadable {
     /// How many cells a row has.
     public let columns: Int
     /// How many rows the board has.
@@ -24,6 +26,19 @@ public struct BoardGameState: Codable, Equatable, Sendable {
     public private(set) var winningLine: [Int]
     /// What the players read: "X's turn", "O wins" or "Draw".
     public private(set) var gameInstruction: String
+
+    /// Every field, read one at a time (a Lua subscriber's `state.gameInstruction`) without encoding the
+    /// board.
+    public static let fields: [StateField<Self>] = [
+        StateField("columns", \.columns),
+        StateField("rows", \.rows),
+        StateField("lineLength", \.lineLength),
+        StateField("board", \.board),
+        StateField("playerToMove", \.playerToMove),
+        StateField("winner", \.winner),
+        StateField("winningLine", \.winningLine),
+        StateField("gameInstruction", \.gameInstruction),
+    ]
 
     /// A new game on an empty `columns`×`rows` board, X to move.
     public init(columns: Int, rows: Int, lineLength: Int) {

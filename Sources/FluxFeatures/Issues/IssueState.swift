@@ -1,9 +1,11 @@
+import Flux
+
 /// The issue store's state: a live query for the issues on the selected blueprint, with the records
 /// it reads from.
 ///
 /// The records of every blueprint live in the state rather than beside it, so that a failed action's
 /// rollback and an undo restore records and query together.
-public struct IssueState: Codable, Equatable, Sendable {
+public struct IssueState: Codable, Equatable, Sendable, FieldReadable {
     /// The user "assigned to me" refers to.
     public let currentUser: String
     /// The blueprints one can select.
@@ -16,6 +18,17 @@ public struct IssueState: Codable, Equatable, Sendable {
     public internal(set) var allIssues: [Issue]
     /// The id the next created issue gets; ids only grow, so they are never reused.
     public internal(set) var nextIssueID: Int
+
+    /// Every field, read one at a time (a Lua subscriber's `state.selectedBlueprint`) without encoding the
+    /// issues.
+    public static let fields: [StateField<Self>] = [
+        StateField("currentUser", \.currentUser),
+        StateField("blueprints", \.blueprints),
+        StateField("selectedBlueprint", \.selectedBlueprint),
+        StateField("issues", \.issues),
+        StateField("allIssues", \.allIssues),
+        StateField("nextIssueID", \.nextIssueID),
+    ]
 
     /// A project with `blueprints`, none selected, holding `issues`, worked on by `currentUser`.
     public init(currentUser: String = "me", blueprints: [Blueprint] = Blueprint.samples, issues: [Issue] = []) {

@@ -1,8 +1,10 @@
+import Flux
+
 /// The issue list a user sees: the selected blueprint's issues that pass the annotation filter.
 ///
 /// Derived, never changed by an action of its own: ``VisibleIssuesStore`` recomputes it from the
 /// issue and annotation filter stores.
-public struct VisibleIssuesState: Codable, Equatable, Sendable {
+public struct VisibleIssuesState: Codable, Equatable, Sendable, FieldReadable {
     /// The selected blueprint, or nil before one is selected.
     public let blueprint: Blueprint?
     /// The issues shown, oldest first.
@@ -11,6 +13,14 @@ public struct VisibleIssuesState: Codable, Equatable, Sendable {
     public let hiddenCount: Int
     /// Whether any annotation filter is active.
     public let isFiltering: Bool
+
+    /// Every field, read one at a time (a Lua subscriber's `state.hiddenCount`) without encoding the issues.
+    public static let fields: [StateField<Self>] = [
+        StateField("blueprint", \.blueprint),
+        StateField("issues", \.issues),
+        StateField("hiddenCount", \.hiddenCount),
+        StateField("isFiltering", \.isFiltering),
+    ]
 
     /// The list `issues` shows through `filters`.
     public init(issues: IssueState, filters: AnnotationFilterState) {

@@ -76,8 +76,16 @@ final class StateFieldEncoder: Encoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// Pushes `value` as the field's value; tables go through `wrap` ([.., table] -> [.., proxy]).
+    /// Pushes `value` as the field's value, and stops the walk.
     func deliver<T: Encodable>(_ value: T) throws {
+        try Self.push(value, onto: stack, wrap: wrap)
+        found = true // only once pushed: `read` swallows what is thrown after this
+        throw Self.stop
+    }
+
+    /// [..] -> [.., value]. A field's value as a view shows it: tables go through `wrap` ([.., table] ->
+    /// [.., proxy]). What a ``StateFieldTable`` reader pushes too, so both ways give the same.
+    static func push<T: Encodable>(_ value: T, onto stack: LuaStack, wrap: (LuaStack) throws -> Void) throws {
         switch value {
         case let value as Int: stack.push(value)
         case let value as String: stack.push(value)
@@ -87,8 +95,6 @@ final class StateFieldEncoder: Encoder {
             try LuaEncoder().push(value, to: stack)
             if stack.type(at: -1) == .table { try wrap(stack) }
         }
-        found = true // only once pushed: `read` swallows what is thrown after this
-        throw Self.stop
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {

@@ -1,5 +1,6 @@
 import CFluxLua
 import CLua
+import Flux
 
 /// The states of Swift stores that Lua views show: a Swift store's state as Lua sees it is a read-only
 /// view (`flux_pushproxy`) naming a slot of this table, and reading `state.count` encodes just that field
@@ -23,6 +24,11 @@ final class StateProxies {
     /// stack, so its batch stays held), whatever views a finalizer its allocations run makes meanwhile.
     @exclusivity(unchecked) private var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> = []
     @exclusivity(unchecked) private(set) var storeNames: ContiguousArray<String> = []
+    /// The field readers of each slot's state, when its type has them (``FieldReadable``). Unretained:
+    /// `tablesByType` keeps every table as long as this.
+    @exclusivity(unchecked) private var fieldTables: ContiguousArray<Unmanaged<StateFieldTable>?> = []
+    /// The field readers of each state type met so far; nil for a type that has none.
+    private var tablesByType: [ObjectIdentifier: StateFieldTable?] = [:]
     /// Counts the times each batch was freed, wrapping (a view keeps 32 bits of it): a view names the
     /// generation of its batch it was made in.
     @exclusivity(unchecked) private var generations: ContiguousArray<UInt32> = []
@@ -72,11 +78,17 @@ final class StateProxies {
 
     /// [..] -> [.., view]. A new view of `state`, which the store `storeName` published.
     func push(_ state: any Encodable, of storeName: String, on lua: LuaStack) {
+        push(state, of: storeName, fields: fields(of: state, on: lua), on: lua)
+    }
+
+    /// [..] -> [.., view]. A new view of `state`, whose type's field readers are `fields` (``fields(of:on:)``).
+    func push(_ state: any Encodable, of storeName: String, fields: StateFieldTable?, on lua: LuaStack) {
         if next == end { startBatch(lua) }
         let slot = next
         next += 1
         place(slot).initialize(to: state)
         if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
+        fieldTables[slot] = fields.map(Unmanaged.passUnretained)
         flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id)
     }
 
@@ -86,6 +98,20 @@ final class StateProxies {
             if held[batch] { batchStates.deinitialize(count: batch == filling ? next - batch * Self.batchSize : Self.batchSize) }
             batchStates.deallocate()
         }
+    }
+
+    /// The field readers of `state`'s type, made the first time one of its states is met; nil when it has
+    /// none (it is read through `Encodable`).
+    func fields(of state: any Encodable, on lua: LuaStack) -> StateFieldTable? {
+        let type = ObjectIdentifier(Swift.type(of: state))
+        if let known = tablesByType[type] { return known }
+        var table: StateFieldTable?
+        if let readable = state as? any FieldReadable {
+            func make<State: FieldReadable>(_: State) -> StateFieldTable { StateFieldTable(of: State.self, on: lua, wrap: reader.wrap) }
+            table = make(readable)
+        }
+        tablesByType[type] = table
+        return table
     }
 
     /// [..] -> [.., metatable]. The views' metatable, for the host to give its other metamethods before any
@@ -135,7 +161,11 @@ final class StateProxies {
             case LUA_TSTRING:
                 var length = 0
                 let bytes = lua_tolstring(lua.state, 2, &length) // a string: no conversion, no allocation
-                try reader.read(.key(UnsafeRawBufferPointer(start: bytes, count: length)), of: state, onto: lua)
+                let key = UnsafeRawBufferPointer(start: bytes, count: length)
+                if let fields = fieldTables[slot], try fields._withUnsafeGuaranteedRef({ try $0.read(key, of: state, onto: lua) }) {
+                    return 1
+                }
+                try reader.read(.key(key), of: state, onto: lua)
             case LUA_TNUMBER:
                 guard let position = lua.integer(at: 2) else { lua.pushNil(); return 1 }
                 try reader.read(.position(position), of: state, onto: lua)
@@ -191,6 +221,7 @@ final class StateProxies {
             states.append(UnsafeMutablePointer<any Encodable>.allocate(capacity: Self.batchSize))
         }
         storeNames.append(contentsOf: repeatElement("", count: slots))
+        fieldTables.append(contentsOf: repeatElement(nil, count: slots))
         generations.append(contentsOf: repeatElement(0, count: added))
         wholes.append(contentsOf: repeatElement(nil, count: slots))
         held.append(contentsOf: repeatElement(false, count: added))

@@ -53,6 +53,8 @@ extension FluxHost {
                 }
             }
         } else {
+            // The state's type is the store's: its field readers are looked up once, not per change.
+            let fields = stateProxies.fields(of: store.encodableState, on: activeStack)
             subscribers.observer = store.subscribeEncodable { state in
                 host._withUnsafeGuaranteedRef { host in
                     list._withUnsafeGuaranteedRef { list in
@@ -60,7 +62,7 @@ extension FluxHost {
                         host.telling += 1
                         defer { host.telling -= 1 }
                         let proxies = host.stateProxies
-                        host.tell(list, on: host.activeStack) { proxies.push(state, of: list.storeName, on: $0) }
+                        host.tell(list, on: host.activeStack) { proxies.push(state, of: list.storeName, fields: fields, on: $0) }
                     }
                 }
             }

@@ -46,6 +46,13 @@ bag += store.subscribe { state in print(TableRenderer(options: .init()).render(T
 try dispatcher.dispatch(AddTodo(title: "Write the spec"))
 try dispatcher.undo()
 
+// Lua's `state.titles` reads the titles alone.
+extension TodoState: FieldReadable {
+    static let fields: [StateField<Self>] = [
+        StateField("titles", \.titles),
+    ]
+}
+
 import FluxShell
 import FluxViews
 
