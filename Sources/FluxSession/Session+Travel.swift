@@ -38,16 +38,13 @@ extension Session {
     ///
     /// A store defined after the snapshot was taken starts the replay from its state now.
     ///
-    /// - Parameters:
-    ///   - decode: how a journal line's action is built (by default through the dispatcher's registry).
-    ///   - replaying: told `true` before the replay and `false` after it, before the stores take the
-    ///     states reached: a watch can stay quiet meanwhile and show the travel's change alone.
+    /// - Parameter decode: how a journal line's action is built (by default through the dispatcher's
+    ///   registry).
     /// - Throws: ``SessionError`` naming the reachable range for an entry out of it (compacted away,
     ///   before the first snapshot, past the end), or saying which entry no longer replays; nothing
     ///   has changed then.
     @discardableResult
-    public func goTo(entry number: Int, decode: ActionLogEntry.Decode? = nil,
-                     replaying: (Bool) -> Void = { _ in }) throws -> JournalTravel {
+    public func goTo(entry number: Int, decode: ActionLogEntry.Decode? = nil) throws -> JournalTravel {
         guard save() else { throw SessionError("session '\(name)': what is pending cannot be saved, so there was no travel") }
         guard let reach = try reachableEntries() else {
             throw SessionError(nextNumber - 1 < firstNumber ? "the journal is empty: there is no entry to go to"
@@ -90,8 +87,6 @@ extension Session {
             throw SessionError("cannot go to entry \(number): the snapshot after entry \(base) no longer fits: \(error)")
         }
         var reached: [(target: any DispatchTarget, state: Any)] = []
-        replaying(true)
-        defer { replaying(false) }
         do {
             // Silently: subscribers hear the travel's one step below, not each action replayed to find it.
             try dispatcher.silently {
@@ -112,7 +107,6 @@ extension Session {
         } catch {
             throw SessionError("cannot go to entry \(number): \(error)")
         }
-        replaying(false)
         // The step and the journal's entry hold only the stores the travel changes.
         let changed = reached.filter { target, state in
             guard let store = target as? any PersistentState, let new = try? store.encodeState(state),

@@ -22,7 +22,6 @@ extension Shell {
     func watch(_ view: String) throws {
         guard !watches.contains(view) else { throw ShellCommandError.failed("already watching '\(view)'") }
         let subscription = try host.watch(view: view) { [unowned self] changes, old, new in
-            guard !monitor.isReplayingJournal else { return }
             print(watchHeading(for: view) + "\(view):\n" + PatchRenderer(options: host.renderOptions).render(changes, from: old, to: new))
         }
         watches.add(view, subscription)

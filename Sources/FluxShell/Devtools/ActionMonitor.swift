@@ -33,10 +33,6 @@ final class ActionMonitor: Middleware {
     var onReport: ((Report) -> Void)?
     var wantsReports: () -> Bool = { true }
 
-    /// Whether `:goto` is replaying the journal: watches print nothing meanwhile, and the travel's net
-    /// change once after.
-    var isReplayingJournal = false
-
     /// The most actions a group's step keeps, so that a group of a million actions costs no more.
     static let keptActions = 100
 

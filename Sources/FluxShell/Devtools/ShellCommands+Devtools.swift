@@ -120,7 +120,8 @@ extension Shell {
 
     /// `:goto N`: with a session, the state right after entry N of the journal, as one undo step
     /// (``Session/goTo(entry:decode:)``); without one, undoes or redoes until the state is the one right
-    /// after step N of `:history` (0: before the first).
+    /// after step N of `:history` (0: before the first), silently: subscribers and watches hear where it
+    /// ends, not each step on the way.
     func goTo(step number: Int) throws {
         if let session { return try goTo(entry: number, in: session) }
         let steps = dispatcher.history.steps
@@ -131,8 +132,10 @@ extension Shell {
         let done = steps.undo.count
         guard number != done else { return print("already at step \(number)") }
         let undo = number < done
-        for _ in 0 ..< abs(number - done) {
-            guard undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
+        try dispatcher.silently {
+            for _ in 0 ..< abs(number - done) {
+                guard undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
+            }
         }
         print("at step \(number) of \(total)" + (number == 0 ? " (before the first)" : ": after " + dispatcher.history.undoLabels.last!))
     }
@@ -146,7 +149,7 @@ extension Shell {
         defer { isLogging = logging }
         let travel: JournalTravel
         do {
-            travel = try session.goTo(entry: number, decode: host.logDecoder) { [monitor] in monitor.isReplayingJournal = $0 }
+            travel = try session.goTo(entry: number, decode: host.logDecoder)
         } catch let error as SessionError {
             throw ShellCommandError.failed(error.description)
         }

@@ -175,8 +175,11 @@ import Testing
         #expect(shell.print(":goto 3") == "already at step 3\n")
         #expect(shell.print(":undo 2") == "undid 2 steps: ticTacToe.placeToken, two\n")
         #expect(shell.print(":redo 5") == "redid 2 steps: two, ticTacToe.placeToken\n")
+        // A subscriber hears where a travel ends, once, not each step undone on the way.
+        shell.type("heard = {} todoHeard = flux.subscribe('todo', function(s) heard[#heard + 1] = #s.items end) heard = {}")
         #expect(shell.print(":goto 0") == "at step 0 of 3 (before the first)\n")
         #expect(shell.print("#flux.state('todo').items") == "0\n")
+        #expect(shell.print("table.concat(heard, ' ')") == "0\n")
         #expect(shell.type(":show 4").errors == "no step 4: :history lists steps 1-3\n")
         #expect(shell.type(":goto 4").errors == "no step 4: :history lists steps 1-3 (0 is before the first)\n")
     }
