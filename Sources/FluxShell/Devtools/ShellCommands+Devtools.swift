@@ -26,16 +26,19 @@ extension Shell {
         return ([text.action(action)] + text.changes([diff], maximum: 10)).joined(separator: "\n") + "\n"
     }
 
-    /// `:undo [count]`, `:redo [count]`.
+    /// `:undo [count]`, `:redo [count]`: several steps silently, so subscribers and watches hear where
+    /// they end, once.
     func travel(_ arguments: CommandArguments, undo: Bool) throws {
         var count = 1
         if !arguments.words.isEmpty { count = try arguments.number(from: 1) }
         var labels: [String] = []
-        for _ in 0 ..< count {
-            let history = dispatcher.history
-            guard let label = undo ? history.undoLabels.last : history.redoLabels.first,
-                  undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
-            labels.append(label)
+        try dispatcher.silently {
+            for _ in 0 ..< count {
+                let history = dispatcher.history
+                guard let label = undo ? history.undoLabels.last : history.redoLabels.first,
+                      undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
+                labels.append(label)
+            }
         }
         guard !labels.isEmpty else { return print(undo ? "nothing to undo" : "nothing to redo") }
         let verb = undo ? "undid " : "redid "
