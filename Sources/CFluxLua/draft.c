@@ -149,19 +149,11 @@ static void flux_link(lua_State *L, int record, int parent, int key) {
     lua_pop(L, 4);
 }
 
-/* Gives a draft its own copy on its first write, and its parents theirs, so the written path is new. */
-static void flux_touch(lua_State *L, int record) {
+/* [.., base] -> [.., base, copy]: a copy of the table on top, sized once; returns its pairs. */
+static lua_Integer flux_copytable(lua_State *L) {
     lua_Integer count = 0, sequence;
-    int base, copy;
-    record = lua_absindex(L, record);
-    if (lua_rawgeti(L, record, R_COPY) != LUA_TNIL) {
-        lua_pop(L, 1);
-        return;
-    }
-    lua_pop(L, 1);
+    int base = lua_gettop(L), copy;
     luaL_checkstack(L, 2 * FLUX_TOUCH_STACKED + 8, "state nested too deeply");
-    lua_rawgeti(L, record, R_BASE);
-    base = lua_gettop(L);
     lua_pushnil(L);
     while (count <= FLUX_TOUCH_STACKED && lua_next(L, base)) { /* a small table read once, onto the stack */
         lua_pushvalue(L, -2);                            /* [.., base, k1, v1, .., key, value, key] */
@@ -173,23 +165,37 @@ static void flux_touch(lua_State *L, int record) {
         copy = base + 1;
         lua_insert(L, copy);
         while (lua_gettop(L) > copy) lua_rawset(L, copy);
-    } else {                                             /* a large one counted first: the copy is sized once */
-        lua_settop(L, base);
-        count = 0;
-        lua_pushnil(L);
-        while (lua_next(L, base)) {
-            lua_pop(L, 1);
-            count++;
-        }
-        lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
-        copy = lua_gettop(L);
-        lua_pushnil(L);
-        while (lua_next(L, base)) {                      /* [.., base, copy, key, value] */
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_rawset(L, copy);
-        }
+        return count;
     }
+    lua_settop(L, base);                                 /* a large one counted first: the copy is sized once */
+    count = 0;
+    lua_pushnil(L);
+    while (lua_next(L, base)) {
+        lua_pop(L, 1);
+        count++;
+    }
+    lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
+    copy = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, base)) {                          /* [.., base, copy, key, value] */
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, copy);
+    }
+    return count;
+}
+
+/* Gives a draft its own copy on its first write, and its parents theirs, so the written path is new. */
+static void flux_touch(lua_State *L, int record) {
+    lua_Integer count;
+    record = lua_absindex(L, record);
+    if (lua_rawgeti(L, record, R_COPY) != LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_rawgeti(L, record, R_BASE);
+    count = flux_copytable(L);                           /* [.., base, copy] */
     if (lua_rawgeti(L, record, R_PARENT) == LUA_TNIL) {  /* the state's own draft: [.., base, copy, nil] */
         FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
         lua_pop(L, 1);
@@ -343,32 +349,56 @@ static int flux_draft_index(lua_State *L) {
 }
 
 /* A write to the state's own draft that puts no table in nor takes one out is counted in the FluxDrafts:
- * whether the field now differs from the old state's, so that freezing such a draft needs no walk. */
+ * whether the field now differs from the old state's, so that freezing such a draft needs no walk. Its
+ * first write copies the state (a state held inside itself has more places to link it into: flux_touch). */
 static int flux_draft_newindex(lua_State *L) {
     FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
-    int top, counted;
+    int before, after;
     lua_settop(L, 3);
-    top = flux_istop(L, d, 1);
-    if (top) lua_getiuservalue(L, DRAFTS, U_TOP);       /* [d, k, v, record] */
-    else flux_pushrecord(L, 1);
-    if (!top || d->count < 0) flux_touch(L, 4);          /* the state's draft has its copy once counted */
-    lua_rawgeti(L, 4, R_COPY);                           /* [d, k, v, record, copy] */
-    lua_pushvalue(L, 2);
-    counted = top && lua_type(L, 3) != LUA_TTABLE && lua_rawget(L, 5) != LUA_TTABLE;
-    lua_pushvalue(L, 2);                                 /* [d, k, v, record, copy, was, k] */
-    lua_pushvalue(L, 3);
-    lua_rawset(L, 5);                                    /* may raise (a nil or NaN key): nothing counted yet */
-    if (!counted) {
+    if (!flux_istop(L, d, 1)) {
+        flux_pushrecord(L, 1);                           /* [d, k, v, record] */
+        flux_touch(L, 4);
+        lua_rawgeti(L, 4, R_COPY);
+        lua_insert(L, 2);                                /* [d, copy, k, v, record] */
+        lua_pop(L, 1);
+        lua_rawset(L, 2);
         d->tables = 1;
-    } else {
-        int before, after;
-        lua_rawgeti(L, 4, R_BASE);
-        lua_pushvalue(L, 2);
-        lua_rawget(L, -2);                               /* [d, k, v, record, copy, was, base, old] */
-        before = !lua_rawequal(L, 6, -1);
-        after = !lua_rawequal(L, 3, -1);
-        d->differing += after - before;
+        return 0;
     }
+    lua_getiuservalue(L, DRAFTS, U_TOP);                /* [d, k, v, record] */
+    if (d->count >= 0) {
+        lua_rawgeti(L, 4, R_BASE);
+        lua_getiuservalue(L, DRAFTS, U_READ);           /* [d, k, v, record, base, copy] */
+    } else if (!d->marked) {                             /* its first write, no other place to link the copy into */
+        lua_Integer count;
+        lua_getiuservalue(L, DRAFTS, U_READ);
+        count = flux_copytable(L);                       /* [d, k, v, record, base, copy]; may raise: nothing set */
+        lua_pushvalue(L, 6);
+        lua_setiuservalue(L, DRAFTS, U_READ);
+        lua_pushvalue(L, 6);
+        lua_rawseti(L, 4, R_COPY);
+        d->count = count;
+    } else {
+        flux_touch(L, 4);
+        lua_rawgeti(L, 4, R_BASE);
+        lua_rawgeti(L, 4, R_COPY);
+    }
+    lua_pushvalue(L, 2);
+    if (lua_type(L, 3) == LUA_TTABLE || lua_rawget(L, 6) == LUA_TTABLE) { /* [d, k, v, record, base, copy, was] */
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 3);
+        lua_rawset(L, 6);
+        d->tables = 1;
+        return 0;
+    }
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_rawset(L, 6);                                    /* may raise (a nil or NaN key): nothing counted yet */
+    lua_pushvalue(L, 2);
+    lua_rawget(L, 5);                                    /* [d, k, v, record, base, copy, was, old] */
+    before = !lua_rawequal(L, 7, 8);
+    after = !lua_rawequal(L, 3, 8);
+    d->differing += after - before;
     return 0;
 }
 
@@ -641,19 +671,24 @@ static int flux_invoke(lua_State *L) {
         /* the state's pairs when its draft was returned and given a copy (the session is this one: d->top is
          * its draft), else -1 */
         lua_Integer count = lua_topointer(L, 6) == d->top ? d->count : -1;
+        int flat = 0;
         lua_pushnil(L);
-        if (count >= 0 && !d->tables && !lua_next(L, 6) && lua_getmetatable(L, 2)) {
+        if (count >= 0 && !d->tables && !lua_next(L, 6)) {
             /* the draft's copy, changed in fields that hold no table: the old state's tables and height,
              * the fields counted as they were written */
             if (d->differing == 0) {
                 lua_pushvalue(L, 2);
+                flat = 1;
             } else {
-                lua_rawgeti(L, 5, R_COPY);
-                lua_insert(L, -2);
-                lua_setmetatable(L, -2);                 /* the old state's mark */
-                bytes = flux_flatcost(count);
+                lua_getiuservalue(L, 4, U_READ);         /* the copy */
+                if (lua_getmetatable(L, 2)) {
+                    lua_setmetatable(L, -2);             /* the old state's mark */
+                    bytes = flux_flatcost(count);
+                    flat = 1;
+                }
             }
-        } else {
+        }
+        if (!flat) {
             lua_settop(L, 6);
             d->marked = 1;                               /* records get R_FROZEN */
             flux_comparebegin(&compare);

@@ -289,4 +289,35 @@ struct LuaStoreSpec {
         #expect(world.reports.isEmpty)
         #expect(try world.run("return written, lowered, flux.state('q').n, last") == [.integer(0), .integer(0), .integer(1_000), .integer(1_000)])
     }
+
+    @Test("a write whose copy of the state runs out of memory fails and counts nothing; the handler goes on with its state as it was")
+    func firstWriteOutOfMemory() throws {
+        // The handler fills the memory cap but for room for calls, not for a copy of its large state: its
+        // first write fails; once it lets go of what it held, the same write makes the copy.
+        try world.run(#"""
+        local state = {count = 0}
+        for i = 1, 2000 do state["f" .. i] = i end
+        flux.store{name = "big", state = state, on = {["big.up"] = function(s)
+          local chain
+          local function grow() chain = {next = chain, pad = string.rep("x", 4096)} end
+          local function write() s.count = s.count + 1 end
+          while pcall(grow) do end
+          chain = chain.next
+          collectgarbage()
+          local ok, message = pcall(write)
+          chain = nil
+          collectgarbage()
+          failed = {ok, message}
+          s.count = s.count + 10
+        end}}
+        """#)
+        world.host.vm.memoryLimit = world.host.vm.usedMemory + (256 << 10)
+        try world.run("flux.dispatch('big.up')")
+        world.host.vm.memoryLimit = nil
+        #expect(try world.run("return failed[1], failed[2]") == [.boolean(false), .string("not enough memory")])
+        #expect(try world.run("local big = flux.state('big') return big.count, big.f1, big.f2000")
+            == [.integer(10), .integer(1), .integer(2000)])
+        try world.dispatcher.undo()
+        #expect(try world.run("return flux.state('big').count") == [.integer(0)])
+    }
 }
