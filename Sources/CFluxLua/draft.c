@@ -16,10 +16,11 @@
  * once per state and reused by every call. A draft's record is {base, copy, parent, key, draft, more,
  * frozen}: the table it stands for, its own copy once written to, where it was read from (more such places
  * in `more`, for a table the state holds twice), and what freezing made of it. The state's own draft is
- * known by its address and has a record the userdata keeps from call to call, so a handler that changes a
- * field of its state makes two tables (its draft and the copy) and no bookkeeping; the userdata notes how
- * many pairs the state has (counted when the copy is made) and which slots of that record the next call
- * must clear. Drafts of nested tables are found in a table made on the first of them (nested[base] =
+ * known by its address, and its base, copy and draft are the userdata's own user values: a handler that
+ * changes fields of its state makes two tables (its draft and the copy) and writes no record. The state's
+ * record, kept from call to call, is given them only when a nested draft or freezing first needs it; the
+ * userdata notes how many pairs the state has (counted when the copy is made) and which slots of that
+ * record the next call must clear. Drafts of nested tables are found in a table made on the first of them (nested[base] =
  * draft, nested[draft] = record). When the handler returns, the session ends: the address is forgotten
  * and the nested table dropped, so every draft of it is dead.
  *
@@ -39,8 +40,10 @@ static const char heightkey = 0;  /* in a mark: its height */
 
 /* The sessions of one state. Its user values: U_TOP, the state's draft's record (reused); U_NESTED, the
  * nested drafts of the session now (or nil); U_MARKS, marks[h] = the metatable of published tables of
- * height h; U_METATABLE, the drafts' metatable; U_READ, what the state's draft reads (its record's copy,
- * or its base while it has none), so a handler's reads and writes of its state skip the record. */
+ * height h; U_METATABLE, the drafts' metatable; U_READ, what the state's draft reads (its copy, or its base
+ * while it has none); U_BASE and U_DRAFT, the state and its draft. A handler's reads and writes of its
+ * state's fields use these and the counts below; the record is given them only when a nested draft or
+ * freezing needs it (flux_pushtop). */
 typedef struct {
     const void *top;        /* the state's draft while its session is live; NULL when none is */
     unsigned generation;    /* one more for each session */
@@ -49,10 +52,11 @@ typedef struct {
     lua_Integer count;      /* the pairs of the state, counted when its draft's copy was made; -1 before */
     int nested;             /* U_NESTED holds a table */
     int marked;             /* a record's R_FROZEN or R_MORE may be set: the state's record needs clearing */
+    int synced;             /* the state's record holds this session's base, draft and copy (flux_pushtop) */
     int freezing;           /* the handler returned and its result is being frozen: a finalizer the freeze's
                              * allocations run finds every draft dead, so none changes what is frozen */
 } FluxDrafts;
-enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_READ };
+enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_READ, U_BASE, U_DRAFT };
 
 /* The draft functions' first upvalue is the FluxDrafts userdata. */
 #define DRAFTS lua_upvalueindex(1)
@@ -74,13 +78,29 @@ static lua_Integer flux_height(lua_State *L, int idx) {
     return h;
 }
 
+/* [..] -> [.., record]: the state's draft's record, given this session's base, draft and copy on first use.
+ * The FluxDrafts userdata is at `drafts`. */
+static void flux_pushtop(lua_State *L, int drafts) {
+    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, drafts);
+    lua_getiuservalue(L, drafts, U_TOP);
+    if (d->synced) return;
+    lua_getiuservalue(L, drafts, U_BASE);
+    lua_rawseti(L, -2, R_BASE);
+    lua_getiuservalue(L, drafts, U_DRAFT);
+    lua_rawseti(L, -2, R_DRAFT);
+    if (d->count >= 0) lua_getiuservalue(L, drafts, U_READ);
+    else lua_pushnil(L);
+    lua_rawseti(L, -2, R_COPY);                         /* existing slots: allocates nothing */
+    d->synced = 1;
+}
+
 /* [..] -> [.., record] of the live draft at idx, returning 1; [..] and 0 for anything else. The FluxDrafts
  * userdata is at `drafts`. */
 static int flux_findrecord(lua_State *L, int drafts, int idx) {
     FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, drafts);
     if (lua_type(L, idx) != LUA_TTABLE) return 0;
     if (d->top != NULL && lua_topointer(L, idx) == d->top) {
-        lua_getiuservalue(L, drafts, U_TOP);
+        flux_pushtop(L, drafts);
         return 1;
     }
     if (!d->nested) return 0;
@@ -271,7 +291,7 @@ static void flux_pushdraft(lua_State *L, int t, int parent, int key) {
     int nested, draft;
     t = lua_absindex(L, t);
     luaL_checkstack(L, 8, "state nested too deeply");
-    lua_getiuservalue(L, DRAFTS, U_TOP);
+    flux_pushtop(L, DRAFTS);
     lua_rawgeti(L, -1, R_BASE);
     if (lua_rawequal(L, -1, t)) {                        /* the state itself, held inside itself */
         lua_pop(L, 1);                                   /* [.., record] */
@@ -353,7 +373,7 @@ static int flux_draft_index(lua_State *L) {
  * first write copies the state (a state held inside itself has more places to link it into: flux_touch). */
 static int flux_draft_newindex(lua_State *L) {
     FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
-    int before, after;
+    int before, after, fresh = 0;
     lua_settop(L, 3);
     if (!flux_istop(L, d, 1)) {
         flux_pushrecord(L, 1);                           /* [d, k, v, record] */
@@ -365,26 +385,34 @@ static int flux_draft_newindex(lua_State *L) {
         d->tables = 1;
         return 0;
     }
-    lua_getiuservalue(L, DRAFTS, U_TOP);                /* [d, k, v, record] */
+    lua_pushnil(L);                                      /* [d, k, v, nil]: keeps the indices below */
     if (d->count >= 0) {
-        lua_rawgeti(L, 4, R_BASE);
-        lua_getiuservalue(L, DRAFTS, U_READ);           /* [d, k, v, record, base, copy] */
+        lua_getiuservalue(L, DRAFTS, U_BASE);
+        lua_getiuservalue(L, DRAFTS, U_READ);           /* [d, k, v, nil, base, copy] */
     } else if (!d->marked) {                             /* its first write, no other place to link the copy into */
         lua_Integer count;
         lua_getiuservalue(L, DRAFTS, U_READ);
-        count = flux_copytable(L);                       /* [d, k, v, record, base, copy]; may raise: nothing set */
+        count = flux_copytable(L);                       /* [d, k, v, nil, base, copy]; may raise: nothing set */
         lua_pushvalue(L, 6);
         lua_setiuservalue(L, DRAFTS, U_READ);
-        lua_pushvalue(L, 6);
-        lua_rawseti(L, 4, R_COPY);
+        if (d->synced) {
+            lua_pushvalue(L, 6);
+            lua_getiuservalue(L, DRAFTS, U_TOP);
+            lua_insert(L, -2);
+            lua_rawseti(L, -2, R_COPY);
+            lua_pop(L, 1);
+        }
         d->count = count;
+        fresh = 1;
     } else {
+        flux_pushtop(L, DRAFTS);
+        lua_replace(L, 4);                               /* [d, k, v, record] */
         flux_touch(L, 4);
         lua_rawgeti(L, 4, R_BASE);
         lua_rawgeti(L, 4, R_COPY);
     }
     lua_pushvalue(L, 2);
-    if (lua_type(L, 3) == LUA_TTABLE || lua_rawget(L, 6) == LUA_TTABLE) { /* [d, k, v, record, base, copy, was] */
+    if (lua_type(L, 3) == LUA_TTABLE || lua_rawget(L, 6) == LUA_TTABLE) { /* [d, k, v, -, base, copy, was] */
         lua_pushvalue(L, 2);
         lua_pushvalue(L, 3);
         lua_rawset(L, 6);
@@ -394,8 +422,12 @@ static int flux_draft_newindex(lua_State *L) {
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 3);
     lua_rawset(L, 6);                                    /* may raise (a nil or NaN key): nothing counted yet */
+    if (fresh) {                                         /* the copy held the old state's value */
+        d->differing += !lua_rawequal(L, 3, 7);
+        return 0;
+    }
     lua_pushvalue(L, 2);
-    lua_rawget(L, 5);                                    /* [d, k, v, record, base, copy, was, old] */
+    lua_rawget(L, 5);                                    /* [d, k, v, -, base, copy, was, old] */
     before = !lua_rawequal(L, 7, 8);
     after = !lua_rawequal(L, 3, 8);
     d->differing += after - before;
@@ -636,36 +668,35 @@ static int flux_invoke(lua_State *L) {
     }
     lua_pushvalue(L, 2);
     lua_setiuservalue(L, 4, U_READ);
-    lua_getiuservalue(L, 4, U_TOP);                      /* [.., drafts, record] */
     lua_pushvalue(L, 2);
-    lua_rawseti(L, 5, R_BASE);                           /* R_PARENT and R_KEY stay nil: a state has none */
-    if (d->count >= 0) {                                 /* the last session's copy */
-        lua_pushnil(L);
-        lua_rawseti(L, 5, R_COPY);
-        d->count = -1;
-    }
+    lua_setiuservalue(L, 4, U_BASE);
+    d->count = -1;
+    d->synced = 0;                                       /* the record is given this session's on first use */
     if (d->marked) {
+        lua_getiuservalue(L, 4, U_TOP);
         lua_pushnil(L);
-        lua_rawseti(L, 5, R_MORE);
+        lua_rawseti(L, -2, R_MORE);
         lua_pushnil(L);
-        lua_rawseti(L, 5, R_FROZEN);
+        lua_rawseti(L, -2, R_FROZEN);
+        lua_pop(L, 1);
         d->marked = 0;
     }
-    lua_pushvalue(L, 1);
     lua_createtable(L, 0, 0);                            /* the state's draft */
     lua_getiuservalue(L, 4, U_METATABLE);
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, 5, R_DRAFT);                          /* [.., drafts, record, handler, draft] */
-    d->top = lua_topointer(L, 7);
+    lua_setiuservalue(L, 4, U_DRAFT);                   /* [.., drafts, draft] */
+    d->top = lua_topointer(L, 5);
     generation = ++d->generation;
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 5);
     lua_pushvalue(L, 3);
-    lua_call(L, 2, 1);                                   /* [handler, state, action, drafts, record, new] */
+    lua_call(L, 2, 1);                                   /* [handler, state, action, drafts, draft, new] */
     d->freezing = 1;
     if (d->generation != generation) luaL_error(L, "a state draft's handler was interrupted by another handler");
     if (lua_isnil(L, 6)) {                               /* nothing returned: the draft as changed */
         lua_pop(L, 1);
-        lua_rawgeti(L, 5, R_DRAFT);
+        lua_pushvalue(L, 5);
     }
     if (lua_type(L, 6) == LUA_TTABLE) {
         /* the state's pairs when its draft was returned and given a copy (the session is this one: d->top is
@@ -763,7 +794,7 @@ void flux_opendrafts(lua_State *L) {
         {"__pairs", flux_draft_pairs},
         {NULL, NULL},
     };
-    FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_READ);
+    FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_DRAFT);
     d->top = NULL;
     d->generation = 0;
     d->tables = 0;
@@ -771,6 +802,7 @@ void flux_opendrafts(lua_State *L) {
     d->count = -1;
     d->nested = 0;
     d->marked = 0;
+    d->synced = 0;
     d->freezing = 0;
     lua_createtable(L, R_FROZEN, 0);
     lua_setiuservalue(L, -2, U_TOP);
