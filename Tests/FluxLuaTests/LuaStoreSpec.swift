@@ -320,4 +320,28 @@ struct LuaStoreSpec {
         try world.dispatcher.undo()
         #expect(try world.run("return flux.state('big').count") == [.integer(0)])
     }
+
+    @Test("a handler's writes to its state's fields and to tables inside it all land, in either order, and undo takes them all back")
+    func fieldAndNestedWrites() throws {
+        try world.run(#"""
+        flux.store{name = "w", state = {n = 0, box = {v = 0}, list = {1}}, on = {
+          ["w.fieldFirst"] = function(s) s.n = s.n + 1 s.box.v = s.n table.insert(s.list, s.n) s.n = s.n + 1 end,
+          ["w.nestedFirst"] = function(s) s.box.v = 10 s.n = 10 s.list[1] = s.n s.box.w = s.n end,
+          ["w.readFirst"] = function(s) local box = s.box s.n = 20 box.v = s.n end,
+        }}
+        """#)
+        try world.run("flux.dispatch('w.fieldFirst')")
+        #expect(try world.run("local w = flux.state('w') return w.n, w.box.v, #w.list, w.list[2]")
+            == [.integer(2), .integer(1), .integer(2), .integer(1)])
+        try world.run("flux.dispatch('w.nestedFirst')")
+        #expect(try world.run("local w = flux.state('w') return w.n, w.box.v, w.box.w, w.list[1], w.list[2]")
+            == [.integer(10), .integer(10), .integer(10), .integer(10), .integer(1)])
+        try world.run("flux.dispatch('w.readFirst')")
+        #expect(try world.run("local w = flux.state('w') return w.n, w.box.v, w.box.w") == [.integer(20), .integer(20), .integer(10)])
+        try world.dispatcher.undo()
+        try world.dispatcher.undo()
+        try world.dispatcher.undo()
+        #expect(try world.run("local w = flux.state('w') return w.n, w.box.v, w.box.w, #w.list")
+            == [.integer(0), .integer(0), .nil, .integer(1)])
+    }
 }
