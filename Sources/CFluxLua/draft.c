@@ -216,6 +216,11 @@ static void flux_touch(lua_State *L, int record) {
     lua_pop(L, 1);
     lua_rawgeti(L, record, R_BASE);
     count = flux_copytable(L);                           /* [.., base, copy] */
+    if (lua_rawgeti(L, record, R_COPY) != LUA_TNIL) {    /* a finalizer the copy's allocation ran wrote first */
+        lua_pop(L, 3);                                   /* its copy stands */
+        return;
+    }
+    lua_pop(L, 1);
     if (lua_rawgeti(L, record, R_PARENT) == LUA_TNIL) {  /* the state's own draft: [.., base, copy, nil] */
         FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
         lua_pop(L, 1);
@@ -393,6 +398,10 @@ static int flux_draft_newindex(lua_State *L) {
         lua_Integer count;
         lua_getiuservalue(L, DRAFTS, U_READ);
         count = flux_copytable(L);                       /* [d, k, v, nil, base, copy]; may raise: nothing set */
+        if (d->count >= 0 || !flux_istop(L, d, 1)) {     /* a finalizer the copy's allocation ran wrote first */
+            lua_settop(L, 3);
+            return flux_draft_newindex(L);               /* its copy stands (or the session ended) */
+        }
         lua_pushvalue(L, 6);
         lua_setiuservalue(L, DRAFTS, U_READ);
         if (d->synced) {

@@ -344,4 +344,32 @@ struct LuaStoreSpec {
         #expect(try world.run("local w = flux.state('w') return w.n, w.box.v, w.box.w, #w.list")
             == [.integer(0), .integer(0), .nil, .integer(1)])
     }
+
+    @Test("a finalizer that writes a live draft while a first write copies its table keeps its write, and the handler's")
+    func finalizerWritesDuringFirstCopy() throws {
+        // A collector step at every allocation runs finalizers inside the copies the handler's first writes
+        // make, of the state and of a table in it: the drafts are live there, so what the finalizer writes
+        // is part of the new state.
+        try world.run(#"""
+        flux.store{name = "f", state = {n = 0, box = {v = 0}}, on = {
+          f = function(s)
+            live = s s.n = s.n + 1
+            livebox = s.box livebox.v = livebox.v + 1
+            live, livebox = nil, nil
+          end,
+        }}
+        written, boxed = 0, 0
+        function finalize()
+          if live then live.m = (live.m or 0) + 1 written = written + 1 end
+          if livebox then livebox.w = (livebox.w or 0) + 1 boxed = boxed + 1 end
+        end
+        """#)
+        try world.run(Harness.finalizerStorm(dispatching: "f", rounds: 5, objects: 3_000, dispatches: 200))
+        #expect(world.reports.isEmpty)
+        let result = try world.run("local f = flux.state('f') return written, f.m, boxed, f.box.w, f.n, f.box.v")
+        #expect(result[0] != .integer(0) && result[2] != .integer(0))
+        #expect(result[1] == result[0])
+        #expect(result[3] == result[2])
+        #expect(result[4] == .integer(1_000) && result[5] == .integer(1_000))
+    }
 }
