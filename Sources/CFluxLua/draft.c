@@ -396,9 +396,11 @@ static int flux_draft_newindex(lua_State *L) {
         lua_getiuservalue(L, DRAFTS, U_READ);           /* [d, k, v, nil, base, copy] */
     } else if (!d->marked) {                             /* its first write, no other place to link the copy into */
         lua_Integer count;
+        unsigned generation = d->generation;
         lua_getiuservalue(L, DRAFTS, U_READ);
         count = flux_copytable(L);                       /* [d, k, v, nil, base, copy]; may raise: nothing set */
-        if (d->count >= 0 || !flux_istop(L, d, 1)) {     /* a finalizer the copy's allocation ran wrote first */
+        if (d->count >= 0 || d->marked || d->generation != generation || d->top == NULL || d->freezing) {
+            /* a finalizer the copy's allocation ran wrote first, or gave the draft another place */
             lua_settop(L, 3);
             return flux_draft_newindex(L);               /* its copy stands (or the session ended) */
         }
