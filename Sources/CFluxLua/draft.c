@@ -719,7 +719,7 @@ static int flux_invoke(lua_State *L) {
             /* the draft's copy, changed in fields that hold no table: the old state's tables and height,
              * the fields counted as they were written */
             if (d->differing == 0) {
-                lua_pushvalue(L, 2);
+                lua_pushnil(L);                          /* no change */
                 flat = 1;
             } else {
                 lua_getiuservalue(L, 4, U_READ);         /* the copy */
@@ -737,18 +737,14 @@ static int flux_invoke(lua_State *L) {
             flux_freezetop(L, 4, 1, 2, count >= 0 && count <= FLUX_TOUCH_STACKED ? &compare : NULL);
             /* the draft's copy, made from the old state, compared as it was frozen: the same when it has
              * the old state's pairs, all of them alike */
-            if (lua_rawequal(L, 2, -1)) bytes = 0;
+            if (lua_rawequal(L, 2, -1)) bytes = -1;
             else if (count >= 0 && count <= FLUX_TOUCH_STACKED && compare.matched == count) bytes = compare.same ? -1 : compare.bytes;
             else if (flux_samestate(L, 2, -1, &bytes)) bytes = -1;
-            if (bytes < 0) {
-                lua_pushvalue(L, 2);                     /* made equal: the old state */
+            if (bytes < 0) {                             /* the old state, or one holding the same: no change */
+                lua_pushnil(L);
                 bytes = 0;
             }
         }
-    }
-    if (lua_rawequal(L, -1, 2)) {                        /* the old state: no change */
-        lua_pop(L, 1);
-        lua_pushnil(L);
     }
     d->top = NULL;                                       /* the session's drafts die */
     d->freezing = 0;
