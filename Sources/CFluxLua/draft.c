@@ -20,9 +20,9 @@
  * changes fields of its state makes two tables (its draft and the copy) and writes no record. The state's
  * record, kept from call to call, is given them only when a nested draft or freezing first needs it; the
  * userdata notes how many pairs the state has (counted when the copy is made) and which slots of that
- * record the next call must clear. Drafts of nested tables are found in a table made on the first of them (nested[base] =
- * draft, nested[draft] = record). When the handler returns, the session ends: the address is forgotten
- * and the nested table dropped, so every draft of it is dead.
+ * record the next call must clear. Drafts of nested tables are found in a table made on the first of them
+ * (nested[base] = draft, nested[draft] = record). When the handler returns, the session ends: the address
+ * is forgotten and the nested table dropped, so every draft of it is dead.
  *
  * Freezing walks only what it must. Writes to the state's own draft that put no table in and take none out
  * are counted as they happen (does the field now differ from the old state's?): such a copy holds the old
