@@ -172,14 +172,16 @@ static void flux_link(lua_State *L, int record, int parent, int key) {
 /* [.., base] -> [.., base, copy]: a copy of the table on top, sized once; returns its pairs. */
 static lua_Integer flux_copytable(lua_State *L) {
     lua_Integer count = 0, sequence;
-    int base = lua_gettop(L), copy;
+    int base = lua_gettop(L), copy, numbered = 0;
     luaL_checkstack(L, 2 * FLUX_TOUCH_STACKED + 8, "state nested too deeply");
     lua_pushnil(L);
     while (count <= FLUX_TOUCH_STACKED && lua_next(L, base)) { /* a small table read once, onto the stack */
+        numbered |= lua_type(L, -2) == LUA_TNUMBER;
         lua_pushvalue(L, -2);                            /* [.., base, k1, v1, .., key, value, key] */
         count++;
     }
-    sequence = (lua_Integer)lua_rawlen(L, base);
+    /* no sequence without a number key */
+    sequence = numbered || count > FLUX_TOUCH_STACKED ? (lua_Integer)lua_rawlen(L, base) : 0;
     if (count <= FLUX_TOUCH_STACKED) {                   /* [.., base, k1, v1, .., kn, vn] */
         lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
         copy = base + 1;
