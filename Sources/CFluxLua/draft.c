@@ -40,10 +40,10 @@ static const char heightkey = 0;  /* in a mark: its height */
 
 /* The sessions of one state. Its user values: U_TOP, the state's draft's record (reused); U_NESTED, the
  * nested drafts of the session now (or nil); U_MARKS, marks[h] = the metatable of published tables of
- * height h; U_METATABLE, the drafts' metatable; U_READ, what the state's draft reads (its copy, or its base
- * while it has none); U_BASE and U_DRAFT, the state and its draft. A handler's reads and writes of its
- * state's fields use these and the counts below; the record is given them only when a nested draft or
- * freezing needs it (flux_pushtop). */
+ * height h; U_METATABLE, the drafts' metatable; U_BASE, U_COPY and U_DRAFT, the state, its draft's copy
+ * (this session's once `count` is set) and its draft. A handler's reads and writes of its state's fields
+ * use these and the counts below; the record is given them only when a nested draft or freezing needs it
+ * (flux_pushtop). */
 typedef struct {
     const void *top;        /* the state's draft while its session is live; NULL when none is */
     unsigned generation;    /* one more for each session */
@@ -56,7 +56,7 @@ typedef struct {
     int freezing;           /* the handler returned and its result is being frozen: a finalizer the freeze's
                              * allocations run finds every draft dead, so none changes what is frozen */
 } FluxDrafts;
-enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_READ, U_BASE, U_DRAFT };
+enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_COPY, U_BASE, U_DRAFT };
 
 /* The draft functions' first upvalue is the FluxDrafts userdata. */
 #define DRAFTS lua_upvalueindex(1)
@@ -88,7 +88,7 @@ static void flux_pushtop(lua_State *L, int drafts) {
     lua_rawseti(L, -2, R_BASE);
     lua_getiuservalue(L, drafts, U_DRAFT);
     lua_rawseti(L, -2, R_DRAFT);
-    if (d->count >= 0) lua_getiuservalue(L, drafts, U_READ);
+    if (d->count >= 0) lua_getiuservalue(L, drafts, U_COPY);
     else lua_pushnil(L);
     lua_rawseti(L, -2, R_COPY);                         /* existing slots: allocates nothing */
     d->synced = 1;
@@ -227,7 +227,7 @@ static void flux_touch(lua_State *L, int record) {
         FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
         lua_pop(L, 1);
         lua_pushvalue(L, -1);
-        lua_setiuservalue(L, DRAFTS, U_READ);
+        lua_setiuservalue(L, DRAFTS, U_COPY);
         lua_rawseti(L, record, R_COPY);
         lua_pop(L, 1);
         d->count = count;
@@ -366,7 +366,7 @@ static int flux_draft_index(lua_State *L) {
     FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
     lua_settop(L, 2);
     if (flux_istop(L, d, 1)) {                           /* the state's own: what it reads is at hand */
-        lua_getiuservalue(L, DRAFTS, U_READ);
+        lua_getiuservalue(L, DRAFTS, d->count >= 0 ? U_COPY : U_BASE);
         lua_pushvalue(L, 2);
         if (lua_rawget(L, 3) == LUA_TTABLE && flux_height(L, 4) > 0) flux_pushdraft(L, 4, 1, 2);
         return 1;
@@ -395,11 +395,11 @@ static int flux_draft_newindex(lua_State *L) {
     lua_pushnil(L);                                      /* [d, k, v, nil]: keeps the indices below */
     if (d->count >= 0) {
         lua_getiuservalue(L, DRAFTS, U_BASE);
-        lua_getiuservalue(L, DRAFTS, U_READ);           /* [d, k, v, nil, base, copy] */
+        lua_getiuservalue(L, DRAFTS, U_COPY);           /* [d, k, v, nil, base, copy] */
     } else if (!d->marked) {                             /* its first write, no other place to link the copy into */
         lua_Integer count;
         unsigned generation = d->generation;
-        lua_getiuservalue(L, DRAFTS, U_READ);
+        lua_getiuservalue(L, DRAFTS, U_BASE);
         count = flux_copytable(L);                       /* [d, k, v, nil, base, copy]; may raise: nothing set */
         if (d->count >= 0 || d->marked || d->generation != generation || d->top == NULL || d->freezing) {
             /* a finalizer the copy's allocation ran wrote first, or gave the draft another place */
@@ -407,7 +407,7 @@ static int flux_draft_newindex(lua_State *L) {
             return flux_draft_newindex(L);               /* its copy stands (or the session ended) */
         }
         lua_pushvalue(L, 6);
-        lua_setiuservalue(L, DRAFTS, U_READ);
+        lua_setiuservalue(L, DRAFTS, U_COPY);
         if (d->synced) {
             lua_pushvalue(L, 6);
             lua_getiuservalue(L, DRAFTS, U_TOP);
@@ -680,10 +680,8 @@ static int flux_invoke(lua_State *L) {
         d->nested = 0;
     }
     lua_pushvalue(L, 2);
-    lua_setiuservalue(L, 4, U_READ);
-    lua_pushvalue(L, 2);
     lua_setiuservalue(L, 4, U_BASE);
-    d->count = -1;
+    d->count = -1;                                       /* U_COPY holds the last session's copy until set */
     d->synced = 0;                                       /* the record is given this session's on first use */
     if (d->marked) {
         lua_getiuservalue(L, 4, U_TOP);
@@ -724,7 +722,7 @@ static int flux_invoke(lua_State *L) {
                 lua_pushnil(L);                          /* no change */
                 flat = 1;
             } else {
-                lua_getiuservalue(L, 4, U_READ);         /* the copy */
+                lua_getiuservalue(L, 4, U_COPY);
                 if (lua_getmetatable(L, 2)) {
                     lua_setmetatable(L, -2);             /* the old state's mark */
                     bytes = flux_flatcost(count);
