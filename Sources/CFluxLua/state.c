@@ -54,7 +54,8 @@ void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     size_t old = ptr != NULL ? osize : 0; /* without a block, osize tells the object's type */
     void *block;
     if (nsize == 0) {
-        if (ptr != NULL && old >= sizeof(void *) && old <= FLUX_POOL_LARGEST
+        if (ptr == NULL) return NULL;                    /* an empty part of an object: nothing to free */
+        if (old >= sizeof(void *) && old <= FLUX_POOL_LARGEST
             && (pool != NULL || (pool = control->pool = calloc(1, sizeof(struct FluxPool))) != NULL)
             && pool->bytes + old <= FLUX_POOL_BYTES) {
             *(void **)ptr = pool->head[old];             /* kept: it holds at least `old` bytes */
