@@ -16,12 +16,13 @@
  * once per state and reused by every call. A draft's record is {base, copy, parent, key, draft, more,
  * frozen}: the table it stands for, its own copy once written to, where it was read from (more such places
  * in `more`, for a table the state holds twice), and what freezing made of it. The state's own draft is
- * known by its address and has a record the userdata keeps from call to call, so a handler that changes a
- * field of its state makes two tables (its draft and the copy) and no bookkeeping; the userdata notes how
- * many pairs the state has (counted when the copy is made) and which slots of that record the next call
- * must clear. Drafts of nested tables are found in a table made on the first of them (nested[base] =
- * draft, nested[draft] = record). When the handler returns, the session ends: the address is forgotten
- * and the nested table dropped, so every draft of it is dead.
+ * known by its address, and its base, copy and draft are the userdata's own user values: a handler that
+ * changes fields of its state makes two tables (its draft and the copy) and writes no record. The state's
+ * record, kept from call to call, is given them only when a nested draft or freezing first needs it; the
+ * userdata notes how many pairs the state has (counted when the copy is made) and which slots of that
+ * record the next call must clear. Drafts of nested tables are found in a table made on the first of them
+ * (nested[base] = draft, nested[draft] = record). When the handler returns, the session ends: the address
+ * is forgotten and the nested table dropped, so every draft of it is dead.
  *
  * Freezing walks only what it must. Writes to the state's own draft that put no table in and take none out
  * are counted as they happen (does the field now differ from the old state's?): such a copy holds the old
@@ -39,8 +40,10 @@ static const char heightkey = 0;  /* in a mark: its height */
 
 /* The sessions of one state. Its user values: U_TOP, the state's draft's record (reused); U_NESTED, the
  * nested drafts of the session now (or nil); U_MARKS, marks[h] = the metatable of published tables of
- * height h; U_METATABLE, the drafts' metatable; U_READ, what the state's draft reads (its record's copy,
- * or its base while it has none), so a handler's reads and writes of its state skip the record. */
+ * height h; U_METATABLE, the drafts' metatable; U_BASE, U_COPY and U_DRAFT, the state, its draft's copy
+ * (this session's once `count` is set) and its draft. A handler's reads and writes of its state's fields
+ * use these and the counts below; the record is given them only when a nested draft or freezing needs it
+ * (flux_pushtop). */
 typedef struct {
     const void *top;        /* the state's draft while its session is live; NULL when none is */
     unsigned generation;    /* one more for each session */
@@ -49,10 +52,11 @@ typedef struct {
     lua_Integer count;      /* the pairs of the state, counted when its draft's copy was made; -1 before */
     int nested;             /* U_NESTED holds a table */
     int marked;             /* a record's R_FROZEN or R_MORE may be set: the state's record needs clearing */
+    int synced;             /* the state's record holds this session's base, draft and copy (flux_pushtop) */
     int freezing;           /* the handler returned and its result is being frozen: a finalizer the freeze's
                              * allocations run finds every draft dead, so none changes what is frozen */
 } FluxDrafts;
-enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_READ };
+enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_COPY, U_BASE, U_DRAFT };
 
 /* The draft functions' first upvalue is the FluxDrafts userdata. */
 #define DRAFTS lua_upvalueindex(1)
@@ -74,13 +78,29 @@ static lua_Integer flux_height(lua_State *L, int idx) {
     return h;
 }
 
+/* [..] -> [.., record]: the state's draft's record, given this session's base, draft and copy on first use.
+ * The FluxDrafts userdata is at `drafts`. */
+static void flux_pushtop(lua_State *L, int drafts) {
+    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, drafts);
+    lua_getiuservalue(L, drafts, U_TOP);
+    if (d->synced) return;
+    lua_getiuservalue(L, drafts, U_BASE);
+    lua_rawseti(L, -2, R_BASE);
+    lua_getiuservalue(L, drafts, U_DRAFT);
+    lua_rawseti(L, -2, R_DRAFT);
+    if (d->count >= 0) lua_getiuservalue(L, drafts, U_COPY);
+    else lua_pushnil(L);
+    lua_rawseti(L, -2, R_COPY);                         /* existing slots: allocates nothing */
+    d->synced = 1;
+}
+
 /* [..] -> [.., record] of the live draft at idx, returning 1; [..] and 0 for anything else. The FluxDrafts
  * userdata is at `drafts`. */
 static int flux_findrecord(lua_State *L, int drafts, int idx) {
     FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, drafts);
     if (lua_type(L, idx) != LUA_TTABLE) return 0;
     if (d->top != NULL && lua_topointer(L, idx) == d->top) {
-        lua_getiuservalue(L, drafts, U_TOP);
+        flux_pushtop(L, drafts);
         return 1;
     }
     if (!d->nested) return 0;
@@ -149,52 +169,65 @@ static void flux_link(lua_State *L, int record, int parent, int key) {
     lua_pop(L, 4);
 }
 
+/* [.., base] -> [.., base, copy]: a copy of the table on top, sized once; returns its pairs. */
+static lua_Integer flux_copytable(lua_State *L) {
+    lua_Integer count = 0, sequence;
+    int base = lua_gettop(L), copy, numbered = 0;
+    luaL_checkstack(L, 2 * FLUX_TOUCH_STACKED + 8, "state nested too deeply");
+    lua_pushnil(L);
+    while (count <= FLUX_TOUCH_STACKED && lua_next(L, base)) { /* a small table read once, onto the stack */
+        numbered |= lua_type(L, -2) == LUA_TNUMBER;
+        lua_pushvalue(L, -2);                            /* [.., base, k1, v1, .., key, value, key] */
+        count++;
+    }
+    /* no sequence without a number key */
+    sequence = numbered || count > FLUX_TOUCH_STACKED ? (lua_Integer)lua_rawlen(L, base) : 0;
+    if (count <= FLUX_TOUCH_STACKED) {                   /* [.., base, k1, v1, .., kn, vn] */
+        lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
+        copy = base + 1;
+        lua_insert(L, copy);
+        while (lua_gettop(L) > copy) lua_rawset(L, copy);
+        return count;
+    }
+    lua_settop(L, base);                                 /* a large one counted first: the copy is sized once */
+    count = 0;
+    lua_pushnil(L);
+    while (lua_next(L, base)) {
+        lua_pop(L, 1);
+        count++;
+    }
+    lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
+    copy = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, base)) {                          /* [.., base, copy, key, value] */
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, copy);
+    }
+    return count;
+}
+
 /* Gives a draft its own copy on its first write, and its parents theirs, so the written path is new. */
 static void flux_touch(lua_State *L, int record) {
-    lua_Integer count = 0, sequence;
-    int base, copy;
+    lua_Integer count;
     record = lua_absindex(L, record);
     if (lua_rawgeti(L, record, R_COPY) != LUA_TNIL) {
         lua_pop(L, 1);
         return;
     }
     lua_pop(L, 1);
-    luaL_checkstack(L, 2 * FLUX_TOUCH_STACKED + 8, "state nested too deeply");
     lua_rawgeti(L, record, R_BASE);
-    base = lua_gettop(L);
-    lua_pushnil(L);
-    while (count <= FLUX_TOUCH_STACKED && lua_next(L, base)) { /* a small table read once, onto the stack */
-        lua_pushvalue(L, -2);                            /* [.., base, k1, v1, .., key, value, key] */
-        count++;
+    count = flux_copytable(L);                           /* [.., base, copy] */
+    if (lua_rawgeti(L, record, R_COPY) != LUA_TNIL) {    /* a finalizer the copy's allocation ran wrote first */
+        lua_pop(L, 3);                                   /* its copy stands */
+        return;
     }
-    sequence = (lua_Integer)lua_rawlen(L, base);
-    if (count <= FLUX_TOUCH_STACKED) {                   /* [.., base, k1, v1, .., kn, vn] */
-        lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
-        copy = base + 1;
-        lua_insert(L, copy);
-        while (lua_gettop(L) > copy) lua_rawset(L, copy);
-    } else {                                             /* a large one counted first: the copy is sized once */
-        lua_settop(L, base);
-        count = 0;
-        lua_pushnil(L);
-        while (lua_next(L, base)) {
-            lua_pop(L, 1);
-            count++;
-        }
-        lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
-        copy = lua_gettop(L);
-        lua_pushnil(L);
-        while (lua_next(L, base)) {                      /* [.., base, copy, key, value] */
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_rawset(L, copy);
-        }
-    }
+    lua_pop(L, 1);
     if (lua_rawgeti(L, record, R_PARENT) == LUA_TNIL) {  /* the state's own draft: [.., base, copy, nil] */
         FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
         lua_pop(L, 1);
         lua_pushvalue(L, -1);
-        lua_setiuservalue(L, DRAFTS, U_READ);
+        lua_setiuservalue(L, DRAFTS, U_COPY);
         lua_rawseti(L, record, R_COPY);
         lua_pop(L, 1);
         d->count = count;
@@ -265,7 +298,7 @@ static void flux_pushdraft(lua_State *L, int t, int parent, int key) {
     int nested, draft;
     t = lua_absindex(L, t);
     luaL_checkstack(L, 8, "state nested too deeply");
-    lua_getiuservalue(L, DRAFTS, U_TOP);
+    flux_pushtop(L, DRAFTS);
     lua_rawgeti(L, -1, R_BASE);
     if (lua_rawequal(L, -1, t)) {                        /* the state itself, held inside itself */
         lua_pop(L, 1);                                   /* [.., record] */
@@ -333,7 +366,7 @@ static int flux_draft_index(lua_State *L) {
     FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
     lua_settop(L, 2);
     if (flux_istop(L, d, 1)) {                           /* the state's own: what it reads is at hand */
-        lua_getiuservalue(L, DRAFTS, U_READ);
+        lua_getiuservalue(L, DRAFTS, d->count >= 0 ? U_COPY : U_BASE);
         lua_pushvalue(L, 2);
         if (lua_rawget(L, 3) == LUA_TTABLE && flux_height(L, 4) > 0) flux_pushdraft(L, 4, 1, 2);
         return 1;
@@ -343,32 +376,74 @@ static int flux_draft_index(lua_State *L) {
 }
 
 /* A write to the state's own draft that puts no table in nor takes one out is counted in the FluxDrafts:
- * whether the field now differs from the old state's, so that freezing such a draft needs no walk. */
+ * whether the field now differs from the old state's, so that freezing such a draft needs no walk. Its
+ * first write copies the state (a state held inside itself has more places to link it into: flux_touch). */
 static int flux_draft_newindex(lua_State *L) {
     FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
-    int top, counted;
+    int before, after, fresh = 0;
     lua_settop(L, 3);
-    top = flux_istop(L, d, 1);
-    if (top) lua_getiuservalue(L, DRAFTS, U_TOP);       /* [d, k, v, record] */
-    else flux_pushrecord(L, 1);
-    if (!top || d->count < 0) flux_touch(L, 4);          /* the state's draft has its copy once counted */
-    lua_rawgeti(L, 4, R_COPY);                           /* [d, k, v, record, copy] */
-    lua_pushvalue(L, 2);
-    counted = top && lua_type(L, 3) != LUA_TTABLE && lua_rawget(L, 5) != LUA_TTABLE;
-    lua_pushvalue(L, 2);                                 /* [d, k, v, record, copy, was, k] */
-    lua_pushvalue(L, 3);
-    lua_rawset(L, 5);                                    /* may raise (a nil or NaN key): nothing counted yet */
-    if (!counted) {
+    if (!flux_istop(L, d, 1)) {
+        flux_pushrecord(L, 1);                           /* [d, k, v, record] */
+        flux_touch(L, 4);
+        lua_rawgeti(L, 4, R_COPY);
+        lua_insert(L, 2);                                /* [d, copy, k, v, record] */
+        lua_pop(L, 1);
+        lua_rawset(L, 2);
         d->tables = 1;
-    } else {
-        int before, after;
-        lua_rawgeti(L, 4, R_BASE);
-        lua_pushvalue(L, 2);
-        lua_rawget(L, -2);                               /* [d, k, v, record, copy, was, base, old] */
-        before = !lua_rawequal(L, 6, -1);
-        after = !lua_rawequal(L, 3, -1);
-        d->differing += after - before;
+        return 0;
     }
+    lua_pushnil(L);                                      /* [d, k, v, nil]: keeps the indices below */
+    if (d->count >= 0) {
+        lua_getiuservalue(L, DRAFTS, U_BASE);
+        lua_getiuservalue(L, DRAFTS, U_COPY);           /* [d, k, v, nil, base, copy] */
+    } else if (!d->marked) {                             /* its first write, no other place to link the copy into */
+        lua_Integer count;
+        unsigned generation = d->generation;
+        lua_getiuservalue(L, DRAFTS, U_BASE);
+        count = flux_copytable(L);                       /* [d, k, v, nil, base, copy]; may raise: nothing set */
+        if (d->count >= 0 || d->marked || d->generation != generation || d->top == NULL || d->freezing) {
+            /* a finalizer the copy's allocation ran wrote first, or gave the draft another place */
+            lua_settop(L, 3);
+            return flux_draft_newindex(L);               /* its copy stands (or the session ended) */
+        }
+        lua_pushvalue(L, 6);
+        lua_setiuservalue(L, DRAFTS, U_COPY);
+        if (d->synced) {
+            lua_pushvalue(L, 6);
+            lua_getiuservalue(L, DRAFTS, U_TOP);
+            lua_insert(L, -2);
+            lua_rawseti(L, -2, R_COPY);
+            lua_pop(L, 1);
+        }
+        d->count = count;
+        fresh = 1;
+    } else {
+        flux_pushtop(L, DRAFTS);
+        lua_replace(L, 4);                               /* [d, k, v, record] */
+        flux_touch(L, 4);
+        lua_rawgeti(L, 4, R_BASE);
+        lua_rawgeti(L, 4, R_COPY);
+    }
+    lua_pushvalue(L, 2);
+    if (lua_type(L, 3) == LUA_TTABLE || lua_rawget(L, 6) == LUA_TTABLE) { /* [d, k, v, -, base, copy, was] */
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 3);
+        lua_rawset(L, 6);
+        d->tables = 1;
+        return 0;
+    }
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_rawset(L, 6);                                    /* may raise (a nil or NaN key): nothing counted yet */
+    if (fresh) {                                         /* the copy held the old state's value */
+        d->differing += !lua_rawequal(L, 3, 7);
+        return 0;
+    }
+    lua_pushvalue(L, 2);
+    lua_rawget(L, 5);                                    /* [d, k, v, -, base, copy, was, old] */
+    before = !lua_rawequal(L, 7, 8);
+    after = !lua_rawequal(L, 3, 8);
+    d->differing += after - before;
     return 0;
 }
 
@@ -605,73 +680,71 @@ static int flux_invoke(lua_State *L) {
         d->nested = 0;
     }
     lua_pushvalue(L, 2);
-    lua_setiuservalue(L, 4, U_READ);
-    lua_getiuservalue(L, 4, U_TOP);                      /* [.., drafts, record] */
-    lua_pushvalue(L, 2);
-    lua_rawseti(L, 5, R_BASE);                           /* R_PARENT and R_KEY stay nil: a state has none */
-    if (d->count >= 0) {                                 /* the last session's copy */
-        lua_pushnil(L);
-        lua_rawseti(L, 5, R_COPY);
-        d->count = -1;
-    }
+    lua_setiuservalue(L, 4, U_BASE);
+    d->count = -1;                                       /* U_COPY holds the last session's copy until set */
+    d->synced = 0;                                       /* the record is given this session's on first use */
     if (d->marked) {
+        lua_getiuservalue(L, 4, U_TOP);
         lua_pushnil(L);
-        lua_rawseti(L, 5, R_MORE);
+        lua_rawseti(L, -2, R_MORE);
         lua_pushnil(L);
-        lua_rawseti(L, 5, R_FROZEN);
+        lua_rawseti(L, -2, R_FROZEN);
+        lua_pop(L, 1);
         d->marked = 0;
     }
-    lua_pushvalue(L, 1);
     lua_createtable(L, 0, 0);                            /* the state's draft */
     lua_getiuservalue(L, 4, U_METATABLE);
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, 5, R_DRAFT);                          /* [.., drafts, record, handler, draft] */
-    d->top = lua_topointer(L, 7);
+    lua_setiuservalue(L, 4, U_DRAFT);                   /* [.., drafts, draft] */
+    d->top = lua_topointer(L, 5);
     generation = ++d->generation;
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 5);
     lua_pushvalue(L, 3);
-    lua_call(L, 2, 1);                                   /* [handler, state, action, drafts, record, new] */
+    lua_call(L, 2, 1);                                   /* [handler, state, action, drafts, draft, new] */
     d->freezing = 1;
     if (d->generation != generation) luaL_error(L, "a state draft's handler was interrupted by another handler");
     if (lua_isnil(L, 6)) {                               /* nothing returned: the draft as changed */
         lua_pop(L, 1);
-        lua_rawgeti(L, 5, R_DRAFT);
+        lua_pushvalue(L, 5);
     }
     if (lua_type(L, 6) == LUA_TTABLE) {
         /* the state's pairs when its draft was returned and given a copy (the session is this one: d->top is
          * its draft), else -1 */
         lua_Integer count = lua_topointer(L, 6) == d->top ? d->count : -1;
+        int flat = 0;
         lua_pushnil(L);
-        if (count >= 0 && !d->tables && !lua_next(L, 6) && lua_getmetatable(L, 2)) {
+        if (count >= 0 && !d->tables && !lua_next(L, 6)) {
             /* the draft's copy, changed in fields that hold no table: the old state's tables and height,
              * the fields counted as they were written */
             if (d->differing == 0) {
-                lua_pushvalue(L, 2);
+                lua_pushnil(L);                          /* no change */
+                flat = 1;
             } else {
-                lua_rawgeti(L, 5, R_COPY);
-                lua_insert(L, -2);
-                lua_setmetatable(L, -2);                 /* the old state's mark */
-                bytes = flux_flatcost(count);
+                lua_getiuservalue(L, 4, U_COPY);
+                if (lua_getmetatable(L, 2)) {
+                    lua_setmetatable(L, -2);             /* the old state's mark */
+                    bytes = flux_flatcost(count);
+                    flat = 1;
+                }
             }
-        } else {
+        }
+        if (!flat) {
             lua_settop(L, 6);
             d->marked = 1;                               /* records get R_FROZEN */
             flux_comparebegin(&compare);
             flux_freezetop(L, 4, 1, 2, count >= 0 && count <= FLUX_TOUCH_STACKED ? &compare : NULL);
             /* the draft's copy, made from the old state, compared as it was frozen: the same when it has
              * the old state's pairs, all of them alike */
-            if (lua_rawequal(L, 2, -1)) bytes = 0;
+            if (lua_rawequal(L, 2, -1)) bytes = -1;
             else if (count >= 0 && count <= FLUX_TOUCH_STACKED && compare.matched == count) bytes = compare.same ? -1 : compare.bytes;
             else if (flux_samestate(L, 2, -1, &bytes)) bytes = -1;
-            if (bytes < 0) {
-                lua_pushvalue(L, 2);                     /* made equal: the old state */
+            if (bytes < 0) {                             /* the old state, or one holding the same: no change */
+                lua_pushnil(L);
                 bytes = 0;
             }
         }
-    }
-    if (lua_rawequal(L, -1, 2)) {                        /* the old state: no change */
-        lua_pop(L, 1);
-        lua_pushnil(L);
     }
     d->top = NULL;                                       /* the session's drafts die */
     d->freezing = 0;
@@ -728,7 +801,7 @@ void flux_opendrafts(lua_State *L) {
         {"__pairs", flux_draft_pairs},
         {NULL, NULL},
     };
-    FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_READ);
+    FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_DRAFT);
     d->top = NULL;
     d->generation = 0;
     d->tables = 0;
@@ -736,6 +809,7 @@ void flux_opendrafts(lua_State *L) {
     d->count = -1;
     d->nested = 0;
     d->marked = 0;
+    d->synced = 0;
     d->freezing = 0;
     lua_createtable(L, R_FROZEN, 0);
     lua_setiuservalue(L, -2, U_TOP);

@@ -18,21 +18,75 @@ FluxControl *flux_getcontrol(lua_State *L) {
     return *(FluxControl **)lua_getextraspace(L);
 }
 
+/* Blocks the state freed, by their exact size, each list linked through the blocks themselves: the
+ * collector frees in bursts (a sweep step frees many objects at once) that overflow malloc's own small
+ * caches, and the objects a dispatch makes (tables, their slots, userdata) come in a few sizes. At most
+ * FLUX_POOL_BYTES are kept; they count as freed, not against the cap. */
+#define FLUX_POOL_LARGEST 128
+/* None under AddressSanitizer: a block kept for reuse would hide a use after its free. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FLUX_POOL_NONE 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(FLUX_POOL_NONE)
+#define FLUX_POOL_BYTES 0
+#else
+#define FLUX_POOL_BYTES (256 << 10)
+#endif
+struct FluxPool {
+    void *head[FLUX_POOL_LARGEST + 1];
+    size_t bytes;
+};
+
+/* Frees every block the pool keeps, and the pool. */
+static void flux_drainpool(FluxControl *control) {
+    struct FluxPool *pool = control->pool;
+    int size;
+    if (pool == NULL) return;
+    for (size = 0; size <= FLUX_POOL_LARGEST; size++) {
+        while (pool->head[size] != NULL) {
+            void *block = pool->head[size];
+            pool->head[size] = *(void **)block;
+            free(block);
+        }
+    }
+    free(pool);
+    control->pool = NULL;
+}
+
 /* A lua_Alloc that refuses to grow past control->limit while Lua code runs; Lua then collects garbage and
  * retries, and raises "not enough memory" if that does not help. Shrinking never fails, as Lua requires.
  * What Swift allocates is counted too, and checked when it returns to Lua (call.c). */
 void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     FluxControl *control = (FluxControl *)ud;
+    struct FluxPool *pool = control->pool;
     size_t old = ptr != NULL ? osize : 0; /* without a block, osize tells the object's type */
+    void *block;
     if (nsize == 0) {
-        free(ptr);
+        if (ptr == NULL) return NULL;                    /* an empty part of an object: nothing to free */
+        if (old >= sizeof(void *) && old <= FLUX_POOL_LARGEST
+            && (pool != NULL || (pool = control->pool = calloc(1, sizeof(struct FluxPool))) != NULL)
+            && pool->bytes + old <= FLUX_POOL_BYTES) {
+            *(void **)ptr = pool->head[old];             /* kept: it holds at least `old` bytes */
+            pool->head[old] = ptr;
+            pool->bytes += old;
+        } else {
+            free(ptr);
+        }
         control->used -= old;
         return NULL;
     }
     if (control->enforce && control->limit != 0 && nsize > old
         && (control->used >= control->limit || nsize - old > control->limit - control->used))
         return NULL;
-    void *block = ptr != NULL ? realloc(ptr, nsize) : malloc(nsize); /* a new object: malloc's shorter path */
+    if (ptr == NULL && nsize <= FLUX_POOL_LARGEST && pool != NULL && pool->head[nsize] != NULL) {
+        block = pool->head[nsize];
+        pool->head[nsize] = *(void **)block;
+        pool->bytes -= nsize;
+    } else {
+        block = ptr != NULL ? realloc(ptr, nsize) : malloc(nsize); /* a new object: malloc's shorter path */
+    }
     if (block != NULL) control->used = control->used - old + nsize;
     return block;
 }
@@ -67,7 +121,10 @@ static int flux_setup(lua_State *L) {
 
 lua_State *flux_newstate(FluxControl *control) {
     lua_State *L = lua_newstate(flux_alloc, control);
-    if (L == NULL) return NULL;
+    if (L == NULL) {
+        flux_drainpool(control);
+        return NULL;
+    }
     *(FluxControl **)lua_getextraspace(L) = control; /* new threads copy the main thread's extra space */
     control->state = L;
     control->hook_count = FLUX_HOOK_INTERVAL;
@@ -77,6 +134,7 @@ lua_State *flux_newstate(FluxControl *control) {
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
         lua_close(L);
         control->state = NULL;
+        flux_drainpool(control);
         return NULL;
     }
     return L;
@@ -90,4 +148,5 @@ void flux_closestate(FluxControl *control) {
     control->closed = 1;
     control->state = NULL;
     lua_close(L);
+    flux_drainpool(control);
 }

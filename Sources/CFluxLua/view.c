@@ -40,19 +40,17 @@ static void flux_pushtarget(lua_State *L, int idx) {
     lua_getiuservalue(L, idx, 1);
 }
 
-/* [.., t] -> [.., t, view]. A new view of the table t. */
-static void flux_makeview(lua_State *L) {
-    lua_newuserdatauv(L, 0, 1);                           /* [.., t, view] */
-    lua_pushvalue(L, -2);
+/* [.., view, t] -> [.., view]. A new userdata of no bytes and one user value made the view of the table t. */
+static void flux_setview(lua_State *L) {
     lua_setiuservalue(L, -2, 1);
     flux_pushviewmetatable(L);
     lua_setmetatable(L, -2);
 }
 
 void flux_newview(lua_State *L, int table, int slot) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, table);            /* [.., t] */
-    flux_makeview(L);                                     /* [.., t, view] */
-    lua_replace(L, -2);
+    lua_newuserdatauv(L, 0, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, table);            /* [.., view, t] */
+    flux_setview(L);
     if (slot == 0) return;
     lua_pushvalue(L, -1);
     lua_rawseti(L, LUA_REGISTRYINDEX, slot);             /* an existing key: allocates nothing */
@@ -63,9 +61,9 @@ void flux_pushview(lua_State *L) {
     lua_pushvalue(L, -2);
     if (lua_rawget(L, -2) != LUA_TUSERDATA) {             /* [.., t, views, view?] */
         lua_pop(L, 1);
-        lua_pushvalue(L, -2);                             /* [.., t, views, t] */
-        flux_makeview(L);                                 /* [.., t, views, t, view] */
-        lua_replace(L, -2);                               /* [.., t, views, view] */
+        lua_newuserdatauv(L, 0, 1);
+        lua_pushvalue(L, -3);                             /* [.., t, views, view, t] */
+        flux_setview(L);                                  /* [.., t, views, view] */
         lua_pushvalue(L, -3);
         lua_pushvalue(L, -2);
         lua_rawset(L, -4);                                /* views[t] = view */

@@ -103,6 +103,24 @@ extension FluxLuaTests {
             #expect(vm.memoryLimit == limit)
         }
 
+        @Test("memory a script let go of counts as free again: small tables made and dropped over and over fit under a cap they would pass")
+        func freedMemoryCountsAsFree() throws {
+            let vm = LuaVM()
+            let before = vm.usedMemory
+            vm.memoryLimit = before + 192 << 10
+            // Each round makes about 160 KiB of small tables; 20 rounds are well past the cap.
+            try vm.run("""
+                for _ = 1, 20 do
+                  local t = {}
+                  for i = 1, 2000 do t[i] = {i} end
+                  t = nil
+                  collectgarbage()
+                end
+                """)
+            #expect(vm.usedMemory < before + 32 << 10)
+            vm.memoryLimit = nil
+        }
+
         @Test("a single huge allocation fails under the cap, and pcall in Lua can catch it")
         func memoryCapCaught() throws {
             let vm = LuaVM(memoryLimit: 1 << 20)

@@ -316,4 +316,87 @@ struct LuaStoreSpec {
             == [.boolean(true), .boolean(true), .boolean(true)])
         #expect(try world.run("return pcall(function() seen.n = 0 end), seen.n == last") == [.boolean(false), .boolean(true)])
     }
+
+    @Test("a write whose copy of the state runs out of memory fails and counts nothing; the handler goes on with its state as it was")
+    func firstWriteOutOfMemory() throws {
+        // The handler fills the memory cap but for room for calls, not for a copy of its large state: its
+        // first write fails; once it lets go of what it held, the same write makes the copy.
+        try world.run(#"""
+        local state = {count = 0}
+        for i = 1, 2000 do state["f" .. i] = i end
+        flux.store{name = "big", state = state, on = {["big.up"] = function(s)
+          local chain
+          local function grow() chain = {next = chain, pad = string.rep("x", 4096)} end
+          local function write() s.count = s.count + 1 end
+          while pcall(grow) do end
+          chain = chain.next
+          collectgarbage()
+          local ok, message = pcall(write)
+          chain = nil
+          collectgarbage()
+          failed = {ok, message}
+          s.count = s.count + 10
+        end}}
+        """#)
+        world.host.vm.memoryLimit = world.host.vm.usedMemory + (256 << 10)
+        try world.run("flux.dispatch('big.up')")
+        world.host.vm.memoryLimit = nil
+        #expect(try world.run("return failed[1], failed[2]") == [.boolean(false), .string("not enough memory")])
+        #expect(try world.run("local big = flux.state('big') return big.count, big.f1, big.f2000")
+            == [.integer(10), .integer(1), .integer(2000)])
+        try world.dispatcher.undo()
+        #expect(try world.run("return flux.state('big').count") == [.integer(0)])
+    }
+
+    @Test("a handler's writes to its state's fields and to tables inside it all land, in either order, and undo takes them all back")
+    func fieldAndNestedWrites() throws {
+        try world.run(#"""
+        flux.store{name = "w", state = {n = 0, box = {v = 0}, list = {1}}, on = {
+          ["w.fieldFirst"] = function(s) s.n = s.n + 1 s.box.v = s.n table.insert(s.list, s.n) s.n = s.n + 1 end,
+          ["w.nestedFirst"] = function(s) s.box.v = 10 s.n = 10 s.list[1] = s.n s.box.w = s.n end,
+          ["w.readFirst"] = function(s) local box = s.box s.n = 20 box.v = s.n end,
+        }}
+        """#)
+        try world.run("flux.dispatch('w.fieldFirst')")
+        #expect(try world.run("local w = flux.state('w') return w.n, w.box.v, #w.list, w.list[2]")
+            == [.integer(2), .integer(1), .integer(2), .integer(1)])
+        try world.run("flux.dispatch('w.nestedFirst')")
+        #expect(try world.run("local w = flux.state('w') return w.n, w.box.v, w.box.w, w.list[1], w.list[2]")
+            == [.integer(10), .integer(10), .integer(10), .integer(10), .integer(1)])
+        try world.run("flux.dispatch('w.readFirst')")
+        #expect(try world.run("local w = flux.state('w') return w.n, w.box.v, w.box.w") == [.integer(20), .integer(20), .integer(10)])
+        try world.dispatcher.undo()
+        try world.dispatcher.undo()
+        try world.dispatcher.undo()
+        #expect(try world.run("local w = flux.state('w') return w.n, w.box.v, w.box.w, #w.list")
+            == [.integer(0), .integer(0), .nil, .integer(1)])
+    }
+
+    @Test("a finalizer that writes a live draft while a first write copies its table keeps its write, and the handler's")
+    func finalizerWritesDuringFirstCopy() throws {
+        // A collector step at every allocation runs finalizers inside the copies the handler's first writes
+        // make, of the state and of a table in it: the drafts are live there, so what the finalizer writes
+        // is part of the new state.
+        try world.run(#"""
+        flux.store{name = "f", state = {n = 0, box = {v = 0}}, on = {
+          f = function(s)
+            live = s s.n = s.n + 1
+            livebox = s.box livebox.v = livebox.v + 1
+            live, livebox = nil, nil
+          end,
+        }}
+        written, boxed = 0, 0
+        function finalize()
+          if live then live.m = (live.m or 0) + 1 written = written + 1 end
+          if livebox then livebox.w = (livebox.w or 0) + 1 boxed = boxed + 1 end
+        end
+        """#)
+        try world.run(Harness.finalizerStorm(dispatching: "f", rounds: 5, objects: 3_000, dispatches: 200))
+        #expect(world.reports.isEmpty)
+        let result = try world.run("local f = flux.state('f') return written, f.m, boxed, f.box.w, f.n, f.box.v")
+        #expect(result[0] != .integer(0) && result[2] != .integer(0))
+        #expect(result[1] == result[0])
+        #expect(result[3] == result[2])
+        #expect(result[4] == .integer(1_000) && result[5] == .integer(1_000))
+    }
 }

@@ -102,6 +102,7 @@ typedef struct FluxControl {
     long long calls;              /* protected calls begun (flux_pcallwith), nested ones included */
     int viewmetatable;            /* the registry slot (luaL_ref) of the state views' metatable (view.c) */
     const void *viewmetatable_at; /* that metatable's address, which it keeps while the state lives */
+    struct FluxPool *pool;        /* small blocks the state freed, kept for its next allocations (state.c) */
 } FluxControl;
 
 /* The block of the state L belongs to; every thread of a state carries it in its extra space. */
