@@ -12,7 +12,7 @@ import CLua
 /// a C-call boundary".
 public typealias LuaFunction = (LuaStack) throws -> Int32
 
-/// The shortcut of a keyed Lua function (``LuaStack/push(function:keyedBy:_:)``): called with the integer
+/// The shortcut of a keyed Lua function (``LuaStack/push(function:keyedBy:fixedKeys:_:)``): called with the integer
 /// its one string argument (at stack index 1, the integer at 2) is the key of. Returns as a ``LuaFunction`` does.
 public typealias LuaKeyedFunction = (LuaStack, Int) throws -> Int32
 
@@ -85,11 +85,14 @@ extension LuaStack {
     /// [..] -> [.., function]. A Lua function that runs `body`, or `keyed` when it is called with one
     /// string argument that is a key of the table `keys` (raw access) with an integer value: the lookup is made
     /// in C, before Swift is entered. `keys` stays the function's, out of scripts' reach (the debug library
-    /// reads no C function's upvalues); what is in it when the function is called decides.
-    public func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, _ keyed: @escaping LuaKeyedFunction) {
+    /// reads no C function's upvalues); what is in it when the function is called decides, unless
+    /// `fixedKeys`: a key once in `keys` stays there with its value (keys are only added), so the function
+    /// answers the key it was last called with without looking it up.
+    public func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, fixedKeys: Bool = false,
+                     _ keyed: @escaping LuaKeyedFunction) {
         let box = Unmanaged.passRetained(LuaFunctionBox(body, keyed: keyed)).toOpaque()
         push(keys)
-        flux_pushkeyedfunction(state, box)
+        flux_pushkeyedfunction(state, box, fixedKeys ? 1 : 0)
     }
 
     /// [..] -> [.., message]. Pushes the Lua rendering of `error` and returns how the trampoline is to

@@ -222,10 +222,10 @@ public final class LuaVM {
     }
 
     /// Makes `body` callable from Lua as `table.name` (or the global `name`), with `keyed`'s shortcut for
-    /// a call with one string argument found in `keys`: see ``LuaStack/push(function:keyedBy:_:)``.
+    /// a call with one string argument found in `keys`: see ``LuaStack/push(function:keyedBy:fixedKeys:_:)``.
     public func register(_ name: String, in table: String? = nil, _ body: @escaping LuaFunction,
-                         keyedBy keys: LuaRef, _ keyed: @escaping LuaKeyedFunction) {
-        register(name, in: table, pushing: { $0.push(function: body, keyedBy: keys, keyed) })
+                         keyedBy keys: LuaRef, fixedKeys: Bool = false, _ keyed: @escaping LuaKeyedFunction) {
+        register(name, in: table, pushing: { $0.push(function: body, keyedBy: keys, fixedKeys: fixedKeys, keyed) })
     }
 
     /// Sets `table.name`, or the global `name`, to the function `pushFunction` pushes.

@@ -172,8 +172,10 @@ void flux_pushswiftfunction(lua_State *L, void *box);
 
 /* [.., keys] -> [.., function]. flux_pushswiftfunction's function, with a shortcut: called with one
  * string argument that is a key of the table `keys` (raw) with an integer value, it calls the keyed body
- * of `box` with that integer instead (no table lookup in Swift). Any other call goes to the Swift function. */
-void flux_pushkeyedfunction(lua_State *L, void *box);
+ * of `box` with that integer instead (no table lookup in Swift). Any other call goes to the Swift function.
+ * `fixed`: keys are only ever added to `keys`, and keep their value, so the key of the last call is answered
+ * without a lookup. */
+void flux_pushkeyedfunction(lua_State *L, void *box, int fixed);
 
 /* ---------------------------------------------------------------------------------------------------------
  * State tables: deep copies and read-only views

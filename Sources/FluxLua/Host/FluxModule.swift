@@ -34,12 +34,13 @@ extension FluxHost {
         ]
         for (name, body) in functions { function(name, body) }
         // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,
-        // picks the action; no argument to read in Swift. Whatever else goes through `dispatch(_:)`.
+        // picks the action; no argument to read in Swift. Whatever else goes through `dispatch(_:)`. The
+        // resolver only adds names, so the name dispatched last is not looked up again.
         let reference = Reference(self)
         vm.register("dispatch", in: "flux", { lua in
             guard let host = reference.host else { throw FluxHostError.closed }
             return try host.entered(from: lua) { try host.dispatch(LuaArguments(lua, function: "dispatch")) }
-        }, keyedBy: resolver.names) { lua, id in
+        }, keyedBy: resolver.names, fixedKeys: true) { lua, id in
             guard let host = reference.host else { throw FluxHostError.closed }
             return try host.entered(from: lua) { try host.dispatch(resolved: id) }
         }
