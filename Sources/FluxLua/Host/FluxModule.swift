@@ -36,7 +36,7 @@ extension FluxHost {
         // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,
         // picks the action; no argument to read in Swift. Whatever else goes through `dispatch(_:)`. The
         // resolver only adds names, so the name dispatched last is not looked up again.
-        let reference = Reference(self)
+        let reference = self.reference
         vm.register("dispatch", in: "flux", { lua in
             guard let host = reference.host else { throw FluxHostError.closed }
             return try host.entered(from: lua) { try host.dispatch(LuaArguments(lua, function: "dispatch")) }
@@ -55,22 +55,12 @@ extension FluxHost {
 
     /// Adds `flux.name`; `body` runs with the host and the call's arguments, whose reader knows the
     /// name. The VM may outlive the host (a finalizer, a VM handed to another host): a call then fails
-    /// with an error.
+    /// with an error (``HostReference``).
     private func function(_ name: String, _ body: @escaping (FluxHost, LuaArguments) throws -> Int32) {
-        let reference = Reference(self)
+        let reference = self.reference
         vm.register(name, in: "flux") { lua in
             guard let host = reference.host else { throw FluxHostError.closed }
             return try host.entered(from: lua) { try body(host, LuaArguments(lua, function: name)) }
-        }
-    }
-
-    /// The host as its functions reach it: weakly, through a constant, which reads without the
-    /// exclusivity check a captured `weak var` gets.
-    private final class Reference {
-        weak let host: FluxHost?
-
-        init(_ host: FluxHost) {
-            self.host = host
         }
     }
 

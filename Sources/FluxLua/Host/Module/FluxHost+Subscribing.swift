@@ -31,10 +31,10 @@ extension FluxHost {
         if telling == 0 { emptiedSubscribers.removeAll() } // no observer runs on them now
         let subscribers = LuaSubscribers(storeName: store.name, on: activeStack)
         storeSubscribers[id] = subscribers
-        subscribers.onEmpty = { [weak self, unowned subscribers] in
-            guard let self else { return }
-            storeSubscribers[id] = nil
-            emptiedSubscribers.append(subscribers)
+        subscribers.onEmpty = { [reference, unowned subscribers] in
+            guard let host = reference.host else { return }
+            host.storeSubscribers[id] = nil
+            host.emptiedSubscribers.append(subscribers)
         }
         // Unretained: the list cancels the observer when it empties or goes, and the host empties every
         // list when it goes (deinit), so the observer never runs after either. A list emptied while an
@@ -122,7 +122,7 @@ extension FluxHost {
     func keep(_ subscription: LuaSubscription) {
         let id = ObjectIdentifier(subscription)
         subscriptions[id] = subscription
-        subscription.onCancel = { [weak self] in self?.subscriptions[id] = nil }
+        subscription.onCancel = { [reference] in reference.host?.subscriptions[id] = nil }
     }
 
     // MARK: The subscription object
