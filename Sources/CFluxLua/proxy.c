@@ -118,7 +118,7 @@ void flux_setproxybatch(lua_State *L, int token, lua_Integer batch) {
     lua_pop(L, 1);
 }
 
-void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable) {
+void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable, int keep) {
     FluxProxy *proxy;
     /* The metatable first: the view's allocation may run finalizers that make views, start another batch
      * and let this one's token go; on the stack, it keeps the batch and its registry slot's value. */
@@ -126,6 +126,11 @@ void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int 
     proxy = (FluxProxy *)lua_newuserdatauv(L, sizeof(FluxProxy), 0); /* [.., mt, view] */
     proxy->slot = (uint32_t)slot;
     proxy->generation = (uint32_t)generation;
+    if (keep) {
+        lua_pushvalue(L, -2);                               /* [.., mt, view, mt] */
+        lua_setmetatable(L, -2);                            /* [.., mt, view] */
+        return;
+    }
     lua_insert(L, -2);                                      /* [.., view, mt] */
     lua_setmetatable(L, -2);
 }

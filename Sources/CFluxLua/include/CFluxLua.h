@@ -247,9 +247,10 @@ void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark)
  * runs no finalizer. */
 void flux_setproxybatch(lua_State *L, int token, lua_Integer batch);
 
-/* [..] -> [.., view]. A new view of the state in `slot`, made in the slot's `generation`: a userdata
- * without finalizer or user value whose metatable is registry[metatable], its batch's. */
-void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable);
+/* [..] -> [.., view], or [.., metatable, view] when `keep` (for a caller that drops both with one settop:
+ * no rotation). A new view of the state in `slot`, made in the slot's `generation`: a userdata without
+ * finalizer or user value whose metatable is registry[metatable], its batch's. */
+void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable, int keep);
 
 /* Whether the value at `idx` is a view whose metatable holds `mark`; if so, its slot and generation. Never
  * raises. */
@@ -259,7 +260,7 @@ int flux_toproxy(lua_State *L, int idx, const void *mark, lua_Integer *slot, lua
  * registry[live]: some view of it may be reached. Never raises. */
 void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer count);
 
-/* [.., handler, .., subscribers, view] -> the same, or with the failed call's message on top.
+/* [.., handler, subscribers, .., view] -> the same, or with the failed call's message on top.
  * `subscribers` holds a pair per subscriber: [2i - 1] its function (false once cancelled), [2i] the view it
  * was given last (false before the first). Calls function(view, previous) for the pairs `from` to `to`
  * (1-based) through flux_pcallwith with the message handler at `handler`, skipping cancelled ones; the view
@@ -269,7 +270,9 @@ void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer 
 int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop);
 
 /* [..] -> [.., handler, subscribers]: what flux_notify needs below the view, `subscribers` being the
- * registry slot of the table of pairs. */
-void flux_preparenotify(lua_State *L, int subscribers);
+ * registry slot of the table of pairs; with room for FLUX_NOTIFY_SPACE values from the handler on. Returns 0,
+ * pushing nothing, when the stack cannot grow that much. */
+#define FLUX_NOTIFY_SPACE 8
+int flux_preparenotify(lua_State *L, int subscribers);
 
 #endif

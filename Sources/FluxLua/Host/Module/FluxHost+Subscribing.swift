@@ -17,7 +17,7 @@ extension FluxHost {
         } else {
             let state = store.encodableState
             let proxies = stateProxies
-            tell(subscribers, from: pair, to: pair, on: lua) { proxies.push(state, of: store.name, on: $0) }
+            tell(subscribers, from: pair, to: pair, on: lua) { proxies.push(state, of: store.name, keepingMetatable: true, on: $0) }
         }
         keep(subscription)
         lua.push(subscription, as: subscriptionType)
@@ -62,7 +62,9 @@ extension FluxHost {
                         host.telling += 1
                         defer { host.telling -= 1 }
                         let proxies = host.stateProxies
-                        host.tell(list, on: host.activeStack) { proxies.push(state, of: list.storeName, fields: fields, on: $0) }
+                        host.tell(list, on: host.activeStack) {
+                            proxies.push(state, of: list.storeName, fields: fields, keepingMetatable: true, on: $0)
+                        }
                     }
                 }
             }
@@ -77,8 +79,7 @@ extension FluxHost {
                       view pushView: (LuaStack) throws -> Void) {
         let base = lua.top
         do {
-            try lua.ensureSpace(8) // the handler, the table, the view, and a call's function and arguments
-            subscribers.prepare(on: lua)
+            try subscribers.prepare(on: lua)
             try pushView(lua)
         } catch {
             lua.top = base
