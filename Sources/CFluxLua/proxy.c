@@ -43,9 +43,9 @@ static int flux_isproxy(lua_State *L, int idx, const void *mark) {
     return mine;
 }
 
-/* view[key]: upvalue 1 is the reader. The check of flux_isproxy, spelled out so that one settop drops both
- * what it pushed and any extra argument; anything but a view (a metamethod called by hand) is an argument
- * error. */
+/* view[key]: upvalue 1 is the reader. The check of flux_isproxy, spelled out so that what it pushed can stay:
+ * the reader reads the key at 2 and pushes the value on top, so only a call with other than two arguments (a
+ * metamethod called by hand) needs a settop. Anything but a view is an argument error. */
 static int flux_proxy_index(lua_State *L) {
     FluxControl *control = flux_getcontrol(L);
     const FluxProxyReader *reader = (const FluxProxyReader *)lua_touserdata(L, lua_upvalueindex(1));
@@ -58,7 +58,7 @@ static int flux_proxy_index(lua_State *L) {
     }
     proxy = (const FluxProxy *)lua_touserdata(L, 1);
     if (reader->context == NULL || control->closed) return luaL_error(L, "attempt to read a state while the Lua state closes");
-    lua_settop(L, 2);                                       /* [view, key] */
+    if (lua_gettop(L) != 4) lua_settop(L, 2);               /* [view, key] or [view, key, mt, mark] */
     control->enforce = 0;
     results = reader->read(L, reader->context, proxy->slot, proxy->generation);
     control->enforce = enforce;

@@ -151,7 +151,7 @@ final class StateProxies {
         wholes[slot] = whole
     }
 
-    /// `__index` of a view: [view, key] -> [view, key, value]. Returns 1, or a FLUX_RAISE value once the
+    /// `__index` of a view: [view, key, ..] -> [view, key, .., value] (what the check pushed may be between). Returns 1, or a FLUX_RAISE value once the
     /// message is pushed.
     private func read(slot: lua_Integer, generation: lua_Integer, on lua: LuaStack) -> Int32 {
         guard holds(slot, generation) else {
