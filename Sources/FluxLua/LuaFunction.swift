@@ -58,10 +58,11 @@ final class LuaFunctionBox {
         }
     }
 
-    /// `results`, or the error for a function that claims more results than it pushed.
+    /// `results`, or the error for a function that claims more results than it pushed (none needs no
+    /// look at the stack).
     @inline(__always)
     private static func checked(_ results: Int32, on stack: LuaStack) -> Int32 {
-        results >= 0 && results <= stack.top ? results : miscounted(results, on: stack)
+        results == 0 || (results > 0 && results <= stack.top) ? results : miscounted(results, on: stack)
     }
 
     @inline(never)
