@@ -24,10 +24,13 @@ final class LuaFunctionBox {
     let body: LuaFunction
     /// The shortcut `flux_keyedtrampoline` calls, when the function is keyed (else `body`).
     let keyed: LuaKeyedFunction
+    /// What a keyed body that is a C function (`FluxKeyedEntry`) is called with: kept as long as the function.
+    let context: AnyObject?
 
-    init(_ body: @escaping LuaFunction, keyed: LuaKeyedFunction? = nil) {
+    init(_ body: @escaping LuaFunction, keyed: LuaKeyedFunction? = nil, context: AnyObject? = nil) {
         self.body = body
         self.keyed = keyed ?? { stack, _ in try body(stack) }
+        self.context = context
     }
 
     /// The entry point `flux_trampoline` calls (through `FluxControl.call`). Returns the result count, or
@@ -93,7 +96,16 @@ extension LuaStack {
                      _ keyed: @escaping LuaKeyedFunction) {
         let box = Unmanaged.passRetained(LuaFunctionBox(body, keyed: keyed)).toOpaque()
         push(keys)
-        flux_pushkeyedfunction(state, box, fixedKeys ? 1 : 0)
+        flux_pushkeyedfunction(state, box, fixedKeys ? 1 : 0, nil, nil)
+    }
+
+    /// [..] -> [.., function]. ``push(function:keyedBy:fixedKeys:_:)`` with fixed keys and a keyed body that
+    /// is a C function, called with `context` (kept as long as the function) and the integer, and returning
+    /// as a ``LuaFunction``'s entry point does (a FLUX_RAISE value once the error is pushed): one call less.
+    func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, entry: FluxKeyedEntry, context: AnyObject) {
+        let box = Unmanaged.passRetained(LuaFunctionBox(body, context: context)).toOpaque()
+        push(keys)
+        flux_pushkeyedfunction(state, box, 1, entry, Unmanaged.passUnretained(context).toOpaque())
     }
 
     /// [..] -> [.., message]. Pushes the Lua rendering of `error` and returns how the trampoline is to

@@ -228,6 +228,13 @@ public final class LuaVM {
         register(name, in: table, pushing: { $0.push(function: body, keyedBy: keys, fixedKeys: fixedKeys, keyed) })
     }
 
+    /// Makes `body` callable as `table.name`, with a keyed body that is a C function:
+    /// ``LuaStack/push(function:keyedBy:entry:context:)``.
+    func register(_ name: String, in table: String, _ body: @escaping LuaFunction, keyedBy keys: LuaRef,
+                  entry: FluxKeyedEntry, context: AnyObject) {
+        register(name, in: table, pushing: { $0.push(function: body, keyedBy: keys, entry: entry, context: context) })
+    }
+
     /// Sets `table.name`, or the global `name`, to the function `pushFunction` pushes.
     private func register(_ name: String, in table: String?, pushing pushFunction: (LuaStack) -> Void) {
         let base = stack.top

@@ -37,7 +37,7 @@ struct FluxHostLifetimeTests {
         let dispatcher = Dispatcher()
         let store = TallyStore(dispatcher: dispatcher)
         var host: FluxHost? = FluxHost(dispatcher: dispatcher, vm: vm)
-        weak var gone = host
+        weak let gone = host
         try host?.run("flux.subscribe('tally', function(state) seen = state.count end)")
         let subscription = store.subscribe { state in if state.count == 1 { host = nil } }
         defer { subscription.cancel() }

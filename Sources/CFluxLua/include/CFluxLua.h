@@ -44,6 +44,9 @@ typedef int (*FluxSwiftCall)(lua_State *L, void *box);
 /* Calls the keyed body of the Swift function `box` stands for with the integer its argument was a key
  * of (flux_pushkeyedfunction). Returns as a FluxSwiftCall does. */
 typedef int (*FluxSwiftKeyedCall)(lua_State *L, void *box, lua_Integer key);
+/* A keyed body that is a C function of its own (flux_pushkeyedfunction): called with its `context` and the
+ * integer, without going through the box. Returns as a FluxSwiftCall does. */
+typedef int (*FluxKeyedEntry)(lua_State *L, void *context, lua_Integer key);
 /* Releases a Swift object a userdata held (a function box or an object pushed to Lua). */
 typedef void (*FluxSwiftRelease)(void *box);
 
@@ -174,8 +177,9 @@ void flux_pushswiftfunction(lua_State *L, void *box);
  * string argument that is a key of the table `keys` (raw) with an integer value, it calls the keyed body
  * of `box` with that integer instead (no table lookup in Swift). Any other call goes to the Swift function.
  * `fixed`: keys are only ever added to `keys`, and keep their value, so the key of the last call is answered
- * without a lookup. */
-void flux_pushkeyedfunction(lua_State *L, void *box, int fixed);
+ * without a lookup. `entry` (or NULL): the keyed body as a C function, called with `context`, which `box`
+ * must keep alive. */
+void flux_pushkeyedfunction(lua_State *L, void *box, int fixed, FluxKeyedEntry entry, void *context);
 
 /* ---------------------------------------------------------------------------------------------------------
  * State tables: deep copies and read-only views

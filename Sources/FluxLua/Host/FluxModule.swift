@@ -35,16 +35,29 @@ extension FluxHost {
         for (name, body) in functions { function(name, body) }
         // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,
         // picks the action; no argument to read in Swift. Whatever else goes through `dispatch(_:)`. The
-        // resolver only adds names, so the name dispatched last is not looked up again.
+        // resolver only adds names, so the name dispatched last is not looked up again. The keyed body is
+        // called from C directly (`dispatchResolved`), with the host's reference.
         let reference = self.reference
         vm.register("dispatch", in: "flux", { lua in
             guard let host = reference.host else { throw FluxHostError.closed }
             return try host.entered(from: lua) { try host.dispatch(LuaArguments(lua, function: "dispatch")) }
-        }, keyedBy: resolver.names, fixedKeys: true) { lua, id in
-            guard let host = reference.host else { throw FluxHostError.closed }
-            return try host.entered(from: lua) { try host.dispatch(resolved: id) }
-        }
+        }, keyedBy: resolver.names, entry: { state, context, id in
+            FluxHost.dispatchResolved(on: LuaStack(state!), reference: context!, id: Int(id))
+        }, context: reference)
         lua.top = 0
+    }
+
+    /// `flux.dispatch(name)` with the id of a name resolved before, as `flux_keyedtrampoline` calls it:
+    /// 0, or a FLUX_RAISE value once the error is pushed.
+    private static func dispatchResolved(on lua: LuaStack, reference: UnsafeMutableRawPointer, id: Int) -> Int32 {
+        Unmanaged<HostReference>.fromOpaque(reference)._withUnsafeGuaranteedRef { reference in // the function keeps it
+            do {
+                guard let host = reference.host else { throw FluxHostError.closed }
+                return try host.entered(from: lua) { try host.dispatch(resolved: id) }
+            } catch {
+                return lua.pushError(error)
+            }
+        }
     }
 
     /// Adds `flux.name`, a function of the host's user (a shell's `flux.log`): `body` gets the call's
