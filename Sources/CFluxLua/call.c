@@ -69,19 +69,32 @@ int flux_load(lua_State *L, const char *source, size_t length, const char *name,
     return status;
 }
 
-/* Calls Swift: the function `box` stands for, or its keyed body with `key` when `keyed`. Swift runs
- * without the memory cap (an allocation failure would raise across its frames) and reports errors by
- * returning a FLUX_RAISE value; the error is raised here, after Swift has returned. What Swift pushed
- * counts against the cap all the same: past it once a collection has run, the call fails. */
-static int flux_callswift(lua_State *L, int keyed, lua_Integer key) {
+/* The box of a keyed Swift function: the Swift box first (flux_box_gc releases it), then, when its keys
+ * are fixed (a key once in the table stays, with its value), the key it was last called with (its
+ * characters: upvalue 3 holds the string, so no other string gets its address) and that key's value; and
+ * the C function the keyed body is, if it is one, with what it is called with (the box keeps it). */
+typedef struct FluxKeyedBox {
+    void *box;
+    int fixed;
+    const char *last;
+    lua_Integer value;
+    FluxKeyedEntry entry;
+    void *context;
+} FluxKeyedBox;
+
+/* Calls Swift: the function `box` stands for (what upvalue 1 holds), or the keyed body of `keyed` with
+ * `key`. Swift runs without the memory cap (an allocation failure would raise across its frames) and
+ * reports errors by returning a FLUX_RAISE value; the error is raised here, after Swift has returned. What
+ * Swift pushed counts against the cap all the same: past it once a collection has run, the call fails. */
+static int flux_callswift(lua_State *L, void *box, const FluxKeyedBox *keyed, lua_Integer key) {
     FluxControl *control = flux_getcontrol(L);
-    void *box = *(void **)lua_touserdata(L, lua_upvalueindex(1));
     int enforce = control->enforce;
     int results;
     if (box == NULL) return luaL_error(L, "attempt to call a Swift function that was released");
     if (control->closed) return luaL_error(L, "attempt to call a Swift function while the Lua state closes");
     control->enforce = 0;
-    results = keyed ? control->callkeyed(L, box, key) : control->call(L, box);
+    results = keyed == NULL ? control->call(L, box)
+            : keyed->entry != NULL ? keyed->entry(L, keyed->context, key) : control->callkeyed(L, box, key);
     control->enforce = enforce;
     if (enforce && control->limit != 0 && control->used > control->limit) {
         /* An allocation under the cap: after an emergency collection, "not enough memory" if still past. */
@@ -99,24 +112,39 @@ static int flux_callswift(lua_State *L, int keyed, lua_Integer key) {
 
 /* The C function behind every Swift function. Upvalue 1 is a userdata holding the Swift box. */
 static int flux_trampoline(lua_State *L) {
-    return flux_callswift(L, 0, 0);
+    return flux_callswift(L, *(void **)lua_touserdata(L, lua_upvalueindex(1)), NULL, 0);
 }
 
 /* The C function behind a keyed Swift function: upvalue 2 is the table of keys. One string argument
  * found there with an integer value goes to the keyed body, whatever else to the function itself (a table
- * argument is not looked up: it is never a key, and the lookup would slow that call down). */
+ * argument is not looked up: it is never a key, and the lookup would slow that call down). With fixed keys,
+ * the string of the last call (the same object: Lua keeps one copy of a short string) is not looked up
+ * again: it still has the value it had. */
 static int flux_keyedtrampoline(lua_State *L) {
+    FluxKeyedBox *keyed = (FluxKeyedBox *)lua_touserdata(L, lua_upvalueindex(1));
     if (lua_gettop(L) == 1 && lua_type(L, 1) == LUA_TSTRING) {
+        const char *name = lua_tolstring(L, 1, NULL);                /* a string: no conversion */
         int isinteger;
         lua_Integer key;
+        if (name == keyed->last && keyed->fixed) {
+            lua_pushinteger(L, keyed->value);                         /* [arg, key]: as a lookup leaves it */
+            return flux_callswift(L, keyed->box, keyed, keyed->value);
+        }
         lua_pushvalue(L, 1);                                          /* [arg, arg] */
         if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER) {      /* [arg, keys[arg]] */
             key = lua_tointegerx(L, -1, &isinteger);
-            if (isinteger) return flux_callswift(L, 1, key);          /* the value stays: no results */
+            if (isinteger) {
+                if (keyed->fixed) {
+                    lua_copy(L, 1, lua_upvalueindex(3));
+                    keyed->last = name;
+                    keyed->value = key;
+                }
+                return flux_callswift(L, keyed->box, keyed, key);     /* the value stays: no results */
+            }
         }
         lua_pop(L, 1);                                                /* [arg] */
     }
-    return flux_callswift(L, 0, 0);
+    return flux_callswift(L, keyed->box, NULL, 0);
 }
 
 /* __gc of every userdata that holds a Swift object: drops the retain the userdata held. Upvalue 1 is the
@@ -165,9 +193,16 @@ void flux_pushswiftfunction(lua_State *L, void *box) {
     lua_pushcclosure(L, flux_trampoline, 1); /* [.., function] */
 }
 
-void flux_pushkeyedfunction(lua_State *L, void *box) {
-    flux_newbox(L, box);                          /* [.., keys, box] */
+void flux_pushkeyedfunction(lua_State *L, void *box, int fixed, FluxKeyedEntry entry, void *context) {
+    FluxKeyedBox *keyed = (FluxKeyedBox *)lua_newuserdatauv(L, sizeof(FluxKeyedBox), 0); /* [.., keys, box] */
+    keyed->box = box;
+    keyed->fixed = fixed;
+    keyed->last = NULL;
+    keyed->value = 0;
+    keyed->entry = entry;
+    keyed->context = context;
     luaL_setmetatable(L, FLUX_BOX_METATABLE);
     lua_insert(L, -2);                            /* [.., box, keys] */
-    lua_pushcclosure(L, flux_keyedtrampoline, 2); /* [.., function] */
+    lua_pushnil(L);                               /* [.., box, keys, last key]: none yet */
+    lua_pushcclosure(L, flux_keyedtrampoline, 3); /* [.., function] */
 }

@@ -5,7 +5,7 @@
 #include "internal.h"
 
 int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop) {
-    int subscribers = lua_absindex(L, -2), view = subscribers + 1;
+    int subscribers = handler + 1, view = lua_gettop(L);
     int pair;
     for (pair = from; pair <= to; pair++) {
         int function = 2 * pair - 1, previous = 2 * pair;
@@ -29,7 +29,11 @@ int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *s
     return 0;
 }
 
-void flux_preparenotify(lua_State *L, int subscribers) {
+int flux_preparenotify(lua_State *L, int subscribers) {
+    /* the handler, the table, a view (a Swift state's with its metatable below), and a call's function,
+     * arguments and the view stored as previous */
+    if (!lua_checkstack(L, FLUX_NOTIFY_SPACE)) return 0;
     flux_pushmsghandler(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, subscribers);
+    return 1;
 }

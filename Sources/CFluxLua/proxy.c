@@ -43,9 +43,9 @@ static int flux_isproxy(lua_State *L, int idx, const void *mark) {
     return mine;
 }
 
-/* view[key]: upvalue 1 is the reader. The check of flux_isproxy, spelled out so that one settop drops both
- * what it pushed and any extra argument; anything but a view (a metamethod called by hand) is an argument
- * error. */
+/* view[key]: upvalue 1 is the reader. The check of flux_isproxy, spelled out so that what it pushed can stay:
+ * the reader reads the key at 2 and pushes the value on top, so only a call with other than two arguments (a
+ * metamethod called by hand) needs a settop. Anything but a view is an argument error. */
 static int flux_proxy_index(lua_State *L) {
     FluxControl *control = flux_getcontrol(L);
     const FluxProxyReader *reader = (const FluxProxyReader *)lua_touserdata(L, lua_upvalueindex(1));
@@ -58,7 +58,7 @@ static int flux_proxy_index(lua_State *L) {
     }
     proxy = (const FluxProxy *)lua_touserdata(L, 1);
     if (reader->context == NULL || control->closed) return luaL_error(L, "attempt to read a state while the Lua state closes");
-    lua_settop(L, 2);                                       /* [view, key] */
+    if (lua_gettop(L) != 4) lua_settop(L, 2);               /* [view, key] or [view, key, mt, mark] */
     control->enforce = 0;
     results = reader->read(L, reader->context, proxy->slot, proxy->generation);
     control->enforce = enforce;
@@ -118,7 +118,7 @@ void flux_setproxybatch(lua_State *L, int token, lua_Integer batch) {
     lua_pop(L, 1);
 }
 
-void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable) {
+void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable, int keep) {
     FluxProxy *proxy;
     /* The metatable first: the view's allocation may run finalizers that make views, start another batch
      * and let this one's token go; on the stack, it keeps the batch and its registry slot's value. */
@@ -126,6 +126,11 @@ void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int 
     proxy = (FluxProxy *)lua_newuserdatauv(L, sizeof(FluxProxy), 0); /* [.., mt, view] */
     proxy->slot = (uint32_t)slot;
     proxy->generation = (uint32_t)generation;
+    if (keep) {
+        lua_pushvalue(L, -2);                               /* [.., mt, view, mt] */
+        lua_setmetatable(L, -2);                            /* [.., mt, view] */
+        return;
+    }
     lua_insert(L, -2);                                      /* [.., view, mt] */
     lua_setmetatable(L, -2);
 }

@@ -12,7 +12,7 @@ import CLua
 /// a C-call boundary".
 public typealias LuaFunction = (LuaStack) throws -> Int32
 
-/// The shortcut of a keyed Lua function (``LuaStack/push(function:keyedBy:_:)``): called with the integer
+/// The shortcut of a keyed Lua function (``LuaStack/push(function:keyedBy:fixedKeys:_:)``): called with the integer
 /// its one string argument (at stack index 1, the integer at 2) is the key of. Returns as a ``LuaFunction`` does.
 public typealias LuaKeyedFunction = (LuaStack, Int) throws -> Int32
 
@@ -24,10 +24,13 @@ final class LuaFunctionBox {
     let body: LuaFunction
     /// The shortcut `flux_keyedtrampoline` calls, when the function is keyed (else `body`).
     let keyed: LuaKeyedFunction
+    /// What a keyed body that is a C function (`FluxKeyedEntry`) is called with: kept as long as the function.
+    let context: AnyObject?
 
-    init(_ body: @escaping LuaFunction, keyed: LuaKeyedFunction? = nil) {
+    init(_ body: @escaping LuaFunction, keyed: LuaKeyedFunction? = nil, context: AnyObject? = nil) {
         self.body = body
         self.keyed = keyed ?? { stack, _ in try body(stack) }
+        self.context = context
     }
 
     /// The entry point `flux_trampoline` calls (through `FluxControl.call`). Returns the result count, or
@@ -58,10 +61,11 @@ final class LuaFunctionBox {
         }
     }
 
-    /// `results`, or the error for a function that claims more results than it pushed.
+    /// `results`, or the error for a function that claims more results than it pushed (none needs no
+    /// look at the stack).
     @inline(__always)
     private static func checked(_ results: Int32, on stack: LuaStack) -> Int32 {
-        results >= 0 && results <= stack.top ? results : miscounted(results, on: stack)
+        results == 0 || (results > 0 && results <= stack.top) ? results : miscounted(results, on: stack)
     }
 
     @inline(never)
@@ -85,11 +89,23 @@ extension LuaStack {
     /// [..] -> [.., function]. A Lua function that runs `body`, or `keyed` when it is called with one
     /// string argument that is a key of the table `keys` (raw access) with an integer value: the lookup is made
     /// in C, before Swift is entered. `keys` stays the function's, out of scripts' reach (the debug library
-    /// reads no C function's upvalues); what is in it when the function is called decides.
-    public func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, _ keyed: @escaping LuaKeyedFunction) {
+    /// reads no C function's upvalues); what is in it when the function is called decides, unless
+    /// `fixedKeys`: a key once in `keys` stays there with its value (keys are only added), so the function
+    /// answers the key it was last called with without looking it up.
+    public func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, fixedKeys: Bool = false,
+                     _ keyed: @escaping LuaKeyedFunction) {
         let box = Unmanaged.passRetained(LuaFunctionBox(body, keyed: keyed)).toOpaque()
         push(keys)
-        flux_pushkeyedfunction(state, box)
+        flux_pushkeyedfunction(state, box, fixedKeys ? 1 : 0, nil, nil)
+    }
+
+    /// [..] -> [.., function]. ``push(function:keyedBy:fixedKeys:_:)`` with fixed keys and a keyed body that
+    /// is a C function, called with `context` (kept as long as the function) and the integer, and returning
+    /// as a ``LuaFunction``'s entry point does (a FLUX_RAISE value once the error is pushed): one call less.
+    func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, entry: FluxKeyedEntry, context: AnyObject) {
+        let box = Unmanaged.passRetained(LuaFunctionBox(body, context: context)).toOpaque()
+        push(keys)
+        flux_pushkeyedfunction(state, box, 1, entry, Unmanaged.passUnretained(context).toOpaque())
     }
 
     /// [..] -> [.., message]. Pushes the Lua rendering of `error` and returns how the trampoline is to

@@ -222,10 +222,17 @@ public final class LuaVM {
     }
 
     /// Makes `body` callable from Lua as `table.name` (or the global `name`), with `keyed`'s shortcut for
-    /// a call with one string argument found in `keys`: see ``LuaStack/push(function:keyedBy:_:)``.
+    /// a call with one string argument found in `keys`: see ``LuaStack/push(function:keyedBy:fixedKeys:_:)``.
     public func register(_ name: String, in table: String? = nil, _ body: @escaping LuaFunction,
-                         keyedBy keys: LuaRef, _ keyed: @escaping LuaKeyedFunction) {
-        register(name, in: table, pushing: { $0.push(function: body, keyedBy: keys, keyed) })
+                         keyedBy keys: LuaRef, fixedKeys: Bool = false, _ keyed: @escaping LuaKeyedFunction) {
+        register(name, in: table, pushing: { $0.push(function: body, keyedBy: keys, fixedKeys: fixedKeys, keyed) })
+    }
+
+    /// Makes `body` callable as `table.name`, with a keyed body that is a C function:
+    /// ``LuaStack/push(function:keyedBy:entry:context:)``.
+    func register(_ name: String, in table: String, _ body: @escaping LuaFunction, keyedBy keys: LuaRef,
+                  entry: FluxKeyedEntry, context: AnyObject) {
+        register(name, in: table, pushing: { $0.push(function: body, keyedBy: keys, entry: entry, context: context) })
     }
 
     /// Sets `table.name`, or the global `name`, to the function `pushFunction` pushes.

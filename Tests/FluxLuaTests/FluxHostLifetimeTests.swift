@@ -31,6 +31,25 @@ struct FluxHostLifetimeTests {
         #expect(dispatcher.stores.map(\.name) == ["tally"])
     }
 
+    @Test("a host let go by a Swift subscriber while its flux.dispatch runs finishes the call; the next one fails with an error")
+    func hostGoneDuringDispatch() throws {
+        let vm = LuaVM()
+        let dispatcher = Dispatcher()
+        let store = TallyStore(dispatcher: dispatcher)
+        var host: FluxHost? = FluxHost(dispatcher: dispatcher, vm: vm)
+        weak let gone = host
+        try host?.run("flux.subscribe('tally', function(state) seen = state.count end)")
+        let subscription = store.subscribe { state in if state.count == 1 { host = nil } }
+        defer { subscription.cancel() }
+        try vm.run("flux.dispatch('tally.add')")
+        #expect(gone == nil)
+        #expect(store.state.count == 1)
+        #expect(try vm.run("return seen") == [1])
+        let error = try #require(throws: LuaError.self) { try vm.run("flux.dispatch('tally.add')") }
+        #expect(error.message.contains("the flux host is closed"), "\(error.message)")
+        #expect(store.state.count == 1)
+    }
+
     @Test("the states a host's views name, a full batch of them and one being filled, go with the host and its VM")
     func viewedStatesGoWithTheHost() throws {
         let census = Census()

@@ -176,5 +176,30 @@ extension FluxLuaTests {
                 == [false, "s:1: the host refused"])
             #expect(vm.stack.top == 0)
         }
+
+        @Test("a keyed function with fixed keys answers every key by its value, the one it was called with last too")
+        func fixedKeys() throws {
+            let vm = LuaVM()
+            let long = String(repeating: "x", count: 60) // a long string: one object per string made
+            try vm.run("keys = {a = 1, b = 2, ['\(long)'] = 3, half = 2.5}")
+            vm.register("pick", in: "host", { lua in
+                lua.push("body of \(lua.top)")
+                return 1
+            }, keyedBy: vm.globalRef("keys"), fixedKeys: true) { lua, key in
+                lua.push("key \(key) at 2: \(lua.integer(at: 2) ?? -1)")
+                return 1
+            }
+            #expect(try vm.run("return host.pick('a'), host.pick('a'), host.pick('b'), host.pick('a')")
+                == ["key 1 at 2: 1", "key 1 at 2: 1", "key 2 at 2: 2", "key 1 at 2: 1"])
+            #expect(try vm.run("local x = string.rep('x', 60) return host.pick(x), host.pick(string.rep('x', 60))")
+                == ["key 3 at 2: 3", "key 3 at 2: 3"])
+            // Keys added later are found; what is no key goes to the body, after a key or not.
+            #expect(try vm.run("keys.c = 4 return host.pick('c'), host.pick('c')") == ["key 4 at 2: 4", "key 4 at 2: 4"])
+            for call in ["host.pick('half')", "host.pick('z')", "host.pick(1)", "host.pick(keys)"] {
+                #expect(try vm.run("host.pick('a') return \(call)") == ["body of 1"], "\(call)")
+            }
+            #expect(try vm.run("return host.pick('a', 1)") == ["body of 2"])
+            #expect(vm.stack.top == 0)
+        }
     }
 }

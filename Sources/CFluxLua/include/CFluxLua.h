@@ -44,6 +44,9 @@ typedef int (*FluxSwiftCall)(lua_State *L, void *box);
 /* Calls the keyed body of the Swift function `box` stands for with the integer its argument was a key
  * of (flux_pushkeyedfunction). Returns as a FluxSwiftCall does. */
 typedef int (*FluxSwiftKeyedCall)(lua_State *L, void *box, lua_Integer key);
+/* A keyed body that is a C function of its own (flux_pushkeyedfunction): called with its `context` and the
+ * integer, without going through the box. Returns as a FluxSwiftCall does. */
+typedef int (*FluxKeyedEntry)(lua_State *L, void *context, lua_Integer key);
 /* Releases a Swift object a userdata held (a function box or an object pushed to Lua). */
 typedef void (*FluxSwiftRelease)(void *box);
 
@@ -173,8 +176,11 @@ void flux_pushswiftfunction(lua_State *L, void *box);
 
 /* [.., keys] -> [.., function]. flux_pushswiftfunction's function, with a shortcut: called with one
  * string argument that is a key of the table `keys` (raw) with an integer value, it calls the keyed body
- * of `box` with that integer instead (no table lookup in Swift). Any other call goes to the Swift function. */
-void flux_pushkeyedfunction(lua_State *L, void *box);
+ * of `box` with that integer instead (no table lookup in Swift). Any other call goes to the Swift function.
+ * `fixed`: keys are only ever added to `keys`, and keep their value, so the key of the last call is answered
+ * without a lookup. `entry` (or NULL): the keyed body as a C function, called with `context`, which `box`
+ * must keep alive. */
+void flux_pushkeyedfunction(lua_State *L, void *box, int fixed, FluxKeyedEntry entry, void *context);
 
 /* ---------------------------------------------------------------------------------------------------------
  * State tables: deep copies and read-only views
@@ -246,9 +252,10 @@ void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark)
  * runs no finalizer. */
 void flux_setproxybatch(lua_State *L, int token, lua_Integer batch);
 
-/* [..] -> [.., view]. A new view of the state in `slot`, made in the slot's `generation`: a userdata
- * without finalizer or user value whose metatable is registry[metatable], its batch's. */
-void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable);
+/* [..] -> [.., view], or [.., metatable, view] when `keep` (for a caller that drops both with one settop:
+ * no rotation). A new view of the state in `slot`, made in the slot's `generation`: a userdata without
+ * finalizer or user value whose metatable is registry[metatable], its batch's. */
+void flux_pushproxy(lua_State *L, lua_Integer slot, lua_Integer generation, int metatable, int keep);
 
 /* Whether the value at `idx` is a view whose metatable holds `mark`; if so, its slot and generation. Never
  * raises. */
@@ -258,7 +265,7 @@ int flux_toproxy(lua_State *L, int idx, const void *mark, lua_Integer *slot, lua
  * registry[live]: some view of it may be reached. Never raises. */
 void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer count);
 
-/* [.., handler, .., subscribers, view] -> the same, or with the failed call's message on top.
+/* [.., handler, subscribers, .., view] -> the same, or with the failed call's message on top.
  * `subscribers` holds a pair per subscriber: [2i - 1] its function (false once cancelled), [2i] the view it
  * was given last (false before the first). Calls function(view, previous) for the pairs `from` to `to`
  * (1-based) through flux_pcallwith with the message handler at `handler`, skipping cancelled ones; the view
@@ -268,7 +275,9 @@ void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer 
 int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop);
 
 /* [..] -> [.., handler, subscribers]: what flux_notify needs below the view, `subscribers` being the
- * registry slot of the table of pairs. */
-void flux_preparenotify(lua_State *L, int subscribers);
+ * registry slot of the table of pairs; with room for FLUX_NOTIFY_SPACE values from the handler on. Returns 0,
+ * pushing nothing, when the stack cannot grow that much. */
+#define FLUX_NOTIFY_SPACE 8
+int flux_preparenotify(lua_State *L, int subscribers);
 
 #endif

@@ -68,6 +68,8 @@ public final class FluxHost {
     var pluginLoader: LuaRef?
     /// The message and traceback of the last Lua store handler that failed inside a `flux` call.
     var lastHandlerFailure: (message: String, traceback: String)?
+    /// The host as what may outlive it reaches it; cleared as the host goes.
+    let reference = HostReference()
     /// Counts repeats of the errors nobody can catch.
     let errorThrottle = ErrorThrottle()
     /// How many Lua view providers are running: while one is, dispatch, undo and redo are refused.
@@ -82,24 +84,26 @@ public final class FluxHost {
         resolver = ActionResolver(dispatcher: dispatcher, stack: vm.stack)
         stateProxies = StateProxies(on: vm.stack)
         viewOwners = ViewOwners(of: views)
+        reference.host = self
         installModule()
         pluginLoader = try? vm.call(vm.load(PluginLoader.source, chunkName: "=plugin loader"), results: 1) { lua, results in
             lua.ref(at: results.lowerBound)
         }
         // A finalizer's error is reported like a subscriber's; once the host is gone (the state closing),
         // on standard error.
-        vm.onWarning = { [weak self] message in
-            if let self { self.report(message) } else { try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8)) }
+        vm.onWarning = { [reference] message in
+            if let host = reference.host { host.report(message) } else { try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8)) }
         }
         // An action a subscriber queued fails after the script that caused it went on: nobody can catch it.
         // The host hands the dispatcher back its default on deinit.
-        dispatcher.onFollowUpError = { [weak self] action, error in
-            self?.report(error, heading: "follow-up '\(action.name)' failed", source: "follow-up '\(action.name)'", callback: "follow-up \(action.name)")
+        dispatcher.onFollowUpError = { [reference] action, error in
+            reference.host?.report(error, heading: "follow-up '\(action.name)' failed", source: "follow-up '\(action.name)'", callback: "follow-up \(action.name)")
         }
     }
 
     /// The dispatcher may outlive its host: nothing it keeps may call into the host, or its VM, after this.
     deinit {
+        reference.host = nil
         for subscription in subscriptions.values {
             subscription.onCancel = nil
             subscription.cancel()
@@ -159,8 +163,8 @@ public final class FluxHost {
     /// Calls `onChange` with the diff of the view `name`'s model after every change of its store; a model
     /// that fails to build is reported.
     public func watch(view name: String, _ onChange: @escaping (TableDiff, TableViewModel, TableViewModel) -> Void) throws -> StoreSubscription {
-        try views.existingProvider(named: name).watch(onChange: onChange) { [weak self] error in
-            self?.report(error, heading: "view '\(name)'", source: "view '\(name)'", callback: "view \(name)")
+        try views.existingProvider(named: name).watch(onChange: onChange) { [reference] error in
+            reference.host?.report(error, heading: "view '\(name)'", source: "view '\(name)'", callback: "view \(name)")
         }
     }
 

@@ -34,16 +34,30 @@ extension FluxHost {
         ]
         for (name, body) in functions { function(name, body) }
         // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,
-        // picks the action; no argument to read in Swift. Whatever else goes through `dispatch(_:)`.
-        let reference = Reference(self)
+        // picks the action; no argument to read in Swift. Whatever else goes through `dispatch(_:)`. The
+        // resolver only adds names, so the name dispatched last is not looked up again. The keyed body is
+        // called from C directly (`dispatchResolved`), with the host's reference.
+        let reference = self.reference
         vm.register("dispatch", in: "flux", { lua in
             guard let host = reference.host else { throw FluxHostError.closed }
             return try host.entered(from: lua) { try host.dispatch(LuaArguments(lua, function: "dispatch")) }
-        }, keyedBy: resolver.names) { lua, id in
-            guard let host = reference.host else { throw FluxHostError.closed }
-            return try host.entered(from: lua) { try host.dispatch(resolved: id) }
-        }
+        }, keyedBy: resolver.names, entry: { state, context, id in
+            FluxHost.dispatchResolved(on: LuaStack(state!), reference: context!, id: Int(id))
+        }, context: reference)
         lua.top = 0
+    }
+
+    /// `flux.dispatch(name)` with the id of a name resolved before, as `flux_keyedtrampoline` calls it:
+    /// 0, or a FLUX_RAISE value once the error is pushed.
+    private static func dispatchResolved(on lua: LuaStack, reference: UnsafeMutableRawPointer, id: Int) -> Int32 {
+        Unmanaged<HostReference>.fromOpaque(reference)._withUnsafeGuaranteedRef { reference in // the function keeps it
+            do {
+                guard let host = reference.host else { throw FluxHostError.closed }
+                return try host.entered(from: lua) { try host.dispatch(resolved: id) }
+            } catch {
+                return lua.pushError(error)
+            }
+        }
     }
 
     /// Adds `flux.name`, a function of the host's user (a shell's `flux.log`): `body` gets the call's
@@ -54,22 +68,12 @@ extension FluxHost {
 
     /// Adds `flux.name`; `body` runs with the host and the call's arguments, whose reader knows the
     /// name. The VM may outlive the host (a finalizer, a VM handed to another host): a call then fails
-    /// with an error.
+    /// with an error (``HostReference``).
     private func function(_ name: String, _ body: @escaping (FluxHost, LuaArguments) throws -> Int32) {
-        let reference = Reference(self)
+        let reference = self.reference
         vm.register(name, in: "flux") { lua in
             guard let host = reference.host else { throw FluxHostError.closed }
             return try host.entered(from: lua) { try body(host, LuaArguments(lua, function: name)) }
-        }
-    }
-
-    /// The host as its functions reach it: weakly, through a constant, which reads without the
-    /// exclusivity check a captured `weak var` gets.
-    private final class Reference {
-        weak let host: FluxHost?
-
-        init(_ host: FluxHost) {
-            self.host = host
         }
     }
 

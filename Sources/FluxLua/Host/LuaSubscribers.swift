@@ -51,12 +51,13 @@ final class LuaSubscribers {
         return pair
     }
 
-    /// [..] -> [.., handler, table]: what ``tell(from:to:on:failed:)`` needs below the view.
-    func prepare(on lua: LuaStack) {
-        flux_preparenotify(lua.state, table.id)
+    /// [..] -> [.., handler, table]: what ``tell(from:to:above:on:failed:)`` needs below the view, with
+    /// room on the stack for a view and the calls.
+    func prepare(on lua: LuaStack) throws {
+        if flux_preparenotify(lua.state, table.id) == 0 { try lua.ensureSpace(FLUX_NOTIFY_SPACE) } // its error
     }
 
-    /// [base: .., handler, table, view] -> [base: ..]. Calls the members `from` to `to` (pair numbers)
+    /// [base: .., handler, table, .., view] -> [base: ..]. Calls the members `from` to `to` (pair numbers)
     /// with the view; each failure goes to `failed` with the member that failed, and the rest still run.
     func tell(from: Int, to: Int, above base: Int32, on lua: LuaStack, failed: (LuaError, LuaSubscription) -> Void) {
         defer { lua.top = base }

@@ -76,20 +76,24 @@ final class StateProxies {
         lua.pop()
     }
 
-    /// [..] -> [.., view]. A new view of `state`, which the store `storeName` published.
-    func push(_ state: any Encodable, of storeName: String, on lua: LuaStack) {
-        push(state, of: storeName, fields: fields(of: state, on: lua), on: lua)
+    /// [..] -> [.., view]. A new view of `state`, which the store `storeName` published; [.., metatable,
+    /// view] when `keepingMetatable`, for a caller that drops both at once (`flux_pushproxy`).
+    func push(_ state: any Encodable, of storeName: String, keepingMetatable: Bool = false, on lua: LuaStack) {
+        push(state, of: storeName, fields: fields(of: state, on: lua), keepingMetatable: keepingMetatable, on: lua)
     }
 
-    /// [..] -> [.., view]. A new view of `state`, whose type's field readers are `fields` (``fields(of:on:)``).
-    func push(_ state: any Encodable, of storeName: String, fields: StateFieldTable?, on lua: LuaStack) {
+    /// [..] -> [.., view] (or [.., metatable, view]). A new view of `state`, whose type's field readers are
+    /// `fields` (``fields(of:on:)``).
+    func push(_ state: any Encodable, of storeName: String, fields: StateFieldTable?, keepingMetatable: Bool = false,
+              on lua: LuaStack) {
         if next == end { startBatch(lua) }
         let slot = next
         next += 1
         place(slot).initialize(to: state)
         if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
         fieldTables[slot] = fields.map(Unmanaged.passUnretained)
-        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id)
+        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id,
+                       keepingMetatable ? 1 : 0)
     }
 
     deinit {
@@ -147,7 +151,7 @@ final class StateProxies {
         wholes[slot] = whole
     }
 
-    /// `__index` of a view: [view, key] -> [view, key, value]. Returns 1, or a FLUX_RAISE value once the
+    /// `__index` of a view: [view, key, ..] -> [view, key, .., value] (what the check pushed may be between). Returns 1, or a FLUX_RAISE value once the
     /// message is pushed.
     private func read(slot: lua_Integer, generation: lua_Integer, on lua: LuaStack) -> Int32 {
         guard holds(slot, generation) else {

@@ -72,15 +72,15 @@ extension FluxHost {
             let key = lua.type(at: 2) == .string ? lua.string(at: 2) ?? "?" : lua.type(at: 2).name
             throw FluxScriptError("state of '\(proxies.storeNames[slot])' is read-only (field '\(key)'): dispatch an action to change it")
         }
-        define(.length) { [weak self] lua, slot in
-            guard let self else { throw FluxHostError.closed }
-            try pushWhole(slot, on: lua)
+        define(.length) { [reference] lua, slot in
+            guard let host = reference.host else { throw FluxHostError.closed }
+            try host.pushWhole(slot, on: lua)
             lua.push(lua.rawLength(at: -1))
             return 1
         }
-        define(.pairs) { [weak self] lua, slot in
-            guard let self else { throw FluxHostError.closed }
-            try pushWhole(slot, on: lua)     // [view, whole]
+        define(.pairs) { [reference] lua, slot in
+            guard let host = reference.host else { throw FluxHostError.closed }
+            try host.pushWhole(slot, on: lua)     // [view, whole]
             lua.getGlobal("pairs")           // [view, whole, pairs]
             lua.insertTop(at: -2)            // [view, pairs, whole]
             try lua.pcall(arguments: 1, results: 3)

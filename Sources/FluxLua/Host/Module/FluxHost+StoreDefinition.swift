@@ -126,8 +126,8 @@ extension FluxHost {
     /// declare when one does, else as any plain table.
     func registerLuaAction(_ action: String) {
         luaActions.insert(action)
-        dispatcher.registry.register(name: action) { [weak self] decoder in
-            if let fields = self?.payloadDeclaration(of: action) {
+        dispatcher.registry.register(name: action) { [reference] decoder in
+            if let fields = reference.host?.payloadDeclaration(of: action) {
                 return LuaAction(name: action, payload: try fields.decode(from: decoder))
             }
             if let decoder = decoder as? LuaValueDecoder { try decoder.checkPlainData() }

@@ -17,7 +17,7 @@ extension FluxHost {
         } else {
             let state = store.encodableState
             let proxies = stateProxies
-            tell(subscribers, from: pair, to: pair, on: lua) { proxies.push(state, of: store.name, on: $0) }
+            tell(subscribers, from: pair, to: pair, on: lua) { proxies.push(state, of: store.name, keepingMetatable: true, on: $0) }
         }
         keep(subscription)
         lua.push(subscription, as: subscriptionType)
@@ -31,10 +31,10 @@ extension FluxHost {
         if telling == 0 { emptiedSubscribers.removeAll() } // no observer runs on them now
         let subscribers = LuaSubscribers(storeName: store.name, on: activeStack)
         storeSubscribers[id] = subscribers
-        subscribers.onEmpty = { [weak self, unowned subscribers] in
-            guard let self else { return }
-            storeSubscribers[id] = nil
-            emptiedSubscribers.append(subscribers)
+        subscribers.onEmpty = { [reference, unowned subscribers] in
+            guard let host = reference.host else { return }
+            host.storeSubscribers[id] = nil
+            host.emptiedSubscribers.append(subscribers)
         }
         // Unretained: the list cancels the observer when it empties or goes, and the host empties every
         // list when it goes (deinit), so the observer never runs after either. A list emptied while an
@@ -62,7 +62,9 @@ extension FluxHost {
                         host.telling += 1
                         defer { host.telling -= 1 }
                         let proxies = host.stateProxies
-                        host.tell(list, on: host.activeStack) { proxies.push(state, of: list.storeName, fields: fields, on: $0) }
+                        host.tell(list, on: host.activeStack) {
+                            proxies.push(state, of: list.storeName, fields: fields, keepingMetatable: true, on: $0)
+                        }
                     }
                 }
             }
@@ -77,8 +79,7 @@ extension FluxHost {
                       view pushView: (LuaStack) throws -> Void) {
         let base = lua.top
         do {
-            try lua.ensureSpace(8) // the handler, the table, the view, and a call's function and arguments
-            subscribers.prepare(on: lua)
+            try subscribers.prepare(on: lua)
             try pushView(lua)
         } catch {
             lua.top = base
@@ -122,7 +123,7 @@ extension FluxHost {
     func keep(_ subscription: LuaSubscription) {
         let id = ObjectIdentifier(subscription)
         subscriptions[id] = subscription
-        subscription.onCancel = { [weak self] in self?.subscriptions[id] = nil }
+        subscription.onCancel = { [reference] in reference.host?.subscriptions[id] = nil }
     }
 
     // MARK: The subscription object

@@ -20,16 +20,16 @@ extension FluxHost {
         }
         let render = lua.ref(at: -1)
         lua.pop()
-        try viewOwners.register(ViewProvider(name: name, store: storeName, find: { [weak self] in
-            guard let self else { throw FluxHostError.closed }
-            return try store(named: storeName)
-        }) { [weak self] state in
-            guard let self else { throw FluxHostError.closed }
-            let lua = activeStack
-            rendering += 1
-            defer { rendering -= 1 }
+        try viewOwners.register(ViewProvider(name: name, store: storeName, find: { [reference] in
+            guard let host = reference.host else { throw FluxHostError.closed }
+            return try host.store(named: storeName)
+        }) { [reference] state in
+            guard let host = reference.host else { throw FluxHostError.closed }
+            let lua = host.activeStack
+            host.rendering += 1
+            defer { host.rendering -= 1 }
             return try lua.call(render, results: 1, arguments: { lua in
-                try self.pushState(state, of: storeName, on: lua)
+                try host.pushState(state, of: storeName, on: lua)
             }, read: { lua, results in
                 guard lua.type(at: results.lowerBound) == .table else {
                     throw FluxScriptError("view '\(name)': render must return a table, got \(lua.type(at: results.lowerBound).name)")
@@ -82,15 +82,15 @@ extension FluxHost {
         let subscription = newSubscription(of: view)
         var options = renderOptions
         options.color = false
-        subscription.subscription = try watch(view: view) { [weak self] changes, old, new in
-            guard let self else { return }
+        subscription.subscription = try watch(view: view) { [reference] changes, old, new in
+            guard let host = reference.host else { return }
             let summary = WatchSummary(changes, text: PatchRenderer(options: options).render(changes, from: old, to: new))
             do {
-                try activeStack.call(function, results: 0, arguments: { lua in
+                try host.activeStack.call(function, results: 0, arguments: { lua in
                     try LuaEncoder().push(summary, to: lua)
                 }, read: { _, _ in })
             } catch {
-                report(error, heading: "error in watcher of '\(view)'", source: "watcher of '\(view)'",
+                host.report(error, heading: "error in watcher of '\(view)'", source: "watcher of '\(view)'",
                        callback: "subscription \(subscription.number)")
             }
         }
