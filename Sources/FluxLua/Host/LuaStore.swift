@@ -14,8 +14,10 @@ final class LuaStore: StoreProtocol {
     let name: String
     /// Who defined it: only they may define it again.
     let owner: Owner
-    /// Weak: the dispatcher may keep the store after its host is gone; it then refuses to handle.
-    weak var host: FluxHost?
+    /// The dispatcher may keep the store after its host is gone; it then refuses to handle. Through the
+    /// host's ``HostReference``, not a weak reference (which would slow every retain of the host).
+    private let hostReference: HostReference
+    var host: FluxHost? { hostReference.host }
     var handlers: [String: LuaRef] {
         didSet {
             lastName = nil
@@ -34,7 +36,7 @@ final class LuaStore: StoreProtocol {
     init(name: String, owner: Owner, state: LuaRef, handlers: [String: LuaRef], waitFor: [String], host: FluxHost) {
         self.name = name
         self.owner = owner
-        self.host = host
+        hostReference = host.reference
         self.handlers = handlers
         self.waitFor = waitFor
         current = state
