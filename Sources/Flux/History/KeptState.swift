@@ -20,6 +20,11 @@
 
     @inlinable package init(_ state: State) { self.state = state }
 
+    /// Puts `state` in the box in place of the one it held. A store in another module calls this, not the
+    /// setter: the setter's access there is checked at run time (the attribute above does not reach other
+    /// modules), while this body's access was settled here.
+    @inlinable package func hold(_ state: State) { self.state = state }
+
     @usableFromInline override var value: Any { state }
 }
 

@@ -28,7 +28,8 @@ public final class FluxHost {
     /// How `flux.render` lays out tables.
     public var renderOptions = RenderOptions(width: 80, color: false, unicode: true)
     /// Where errors nobody can catch are written (a subscriber's, a plugin's); standard error by default.
-    public var report: (String) -> Void = { message in
+    /// Unchecked: one thread, and telling subscribers reads it on every change (for their errors).
+    @exclusivity(unchecked) public var report: (String) -> Void = { message in
         try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
     }
     /// The plugins loaded so far, in load order.

@@ -56,6 +56,12 @@ final class LuaStore: StoreProtocol {
     /// [..] -> [.., view]. The read-only view of `table`, one of this store's states.
     func pushView(of table: LuaRef, on lua: LuaStack) throws {
         try lua.ensureSpace(3)
+        pushView(of: table, onPrepared: lua)
+    }
+
+    /// ``pushView(of:on:)`` onto a stack already checked to have room for three more values (as
+    /// `LuaSubscribers.prepare` leaves it): a subscriber's change checks the stack once.
+    func pushView(of table: LuaRef, onPrepared lua: LuaStack) {
         if let view, viewed === table {
             lua.push(view)
             return
@@ -93,11 +99,17 @@ final class LuaStore: StoreProtocol {
     @exclusivity(unchecked) private var lastName: String?
     @exclusivity(unchecked) private var lastRoute: Route?
 
-    /// `action`'s route, or nil when this store does not handle it.
-    private func route(_ action: String) throws -> Route? {
-        if lastName == action { return lastRoute }
+    /// `action`'s route, or nil when this store does not handle it. Unretained: `lastRoute` holds it
+    /// until the store's handlers change, which only a script run meanwhile can do.
+    private func route(_ action: String) throws -> Unmanaged<Route>? {
+        if lastName == action, let lastRoute { return Unmanaged.passUnretained(lastRoute) }
         guard let handler = handlers[action] else { return nil }
-        guard let lua = host?.activeStack else { return Route(handler: handler, type: nil, takesAction: true) }
+        guard let lua = host?.activeStack else {
+            let route = Route(handler: handler, type: nil, takesAction: true)
+            lastName = action
+            lastRoute = route
+            return Unmanaged.passUnretained(route)
+        }
         try lua.ensureSpace(1)
         lua.push(action)
         let type = lua.ref(at: -1)
@@ -106,7 +118,7 @@ final class LuaStore: StoreProtocol {
         let route = Route(handler: handler, type: type, takesAction: flux_takesaction(lua.state) != 0)
         lastName = action
         lastRoute = route
-        return route
+        return Unmanaged.passUnretained(route)
     }
 
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
@@ -116,6 +128,9 @@ final class LuaStore: StoreProtocol {
     /// Handles `action`, whose name is `name`; `dispatcher` is the host's when nil.
     private func handle(_ action: any Action, named name: String, in dispatcher: Dispatcher?) throws {
         guard let route = try route(name) else { return }
+        // Held while other stores run first: one of their handlers may define this store again.
+        let held = waitFor.isEmpty ? nil : route.takeUnretainedValue()
+        defer { withExtendedLifetime(held) {} }
         if !waitFor.isEmpty {
             guard let dispatcher = dispatcher ?? host?.dispatcher else { throw FluxHostError.closed }
             try dispatcher.waitFor(try waitFor.map { other in
@@ -125,9 +140,12 @@ final class LuaStore: StoreProtocol {
                 return token
             })
         }
-        guard let host else { throw FluxHostError.closed }
+        // Unretained: the host reads it only before the handler runs, and whoever dispatches holds it.
+        guard let host = hostReference.host.map(Unmanaged.passUnretained) else { throw FluxHostError.closed }
         do {
-            try call(route, for: action, host: host)
+            try host._withUnsafeGuaranteedRef { host in
+                try route._withUnsafeGuaranteedRef { try call($0, for: action, host: host) }
+            }
         } catch let error as LuaError {
             throw FluxScriptError(error.message, traceback: error.traceback)
         }
@@ -144,18 +162,21 @@ final class LuaStore: StoreProtocol {
     /// into C (`flux_callinvoke`) pushes what invoke needs from the registry and calls it protected.
     private func call(_ route: Route, for action: any Action, host: FluxHost) throws {
         let lua = host.activeStack
-        let before = current
+        // Unretained: `current` holds it, and is still it after the handler unless something replaced it
+        // meanwhile (checked below, before it is read again).
+        let before = Unmanaged.passUnretained(current)
         let base = lua.top
         defer { lua.top = base }
         try lua.ensureSpace(6)
         if route.takesAction { try host.pushAction(action, type: route.type, on: lua) }
         var stop: Int32 = 0
-        let status = flux_callinvoke(lua.state, host.invoke.id, route.handler.id, before.id, route.takesAction ? 1 : 0, &stop)
+        let status = flux_callinvoke(lua.state, host.invoke.id, route.handler.id, current.id, route.takesAction ? 1 : 0, &stop)
         guard status == LUA_OK else { throw LuaError(status: status, stop: stop, popping: lua) }
         switch lua.type(at: base + 2) { // [.., message handler, new state, cost]
         case .table:
             let after = stateRef(at: base + 2, on: lua)
-            stepBefore = before
+            // A state replaced while the handler ran has no measured pair: its cost is walked when asked.
+            stepBefore = Unmanaged.passUnretained(current).toOpaque() == before.toOpaque() ? current : nil
             stepAfter = after
             stepBytes = Int(lua.integer(at: base + 3) ?? 0)
             current = after
@@ -206,9 +227,10 @@ final class LuaStore: StoreProtocol {
     private func keepCheckpoint(_ keeping: Bool, reusing spare: inout KeptState?) -> StoreLane.Kept? {
         guard current !== checkpoint else { return nil }
         guard keeping else { return (nil, 0) }
-        let cost = cost(keeping: checkpoint)
+        // The handler's own pair, as `cost(keeping:)` answers it, checked here: the call would retain the state.
+        let cost = stepAfter === current && stepBefore === checkpoint ? stepBytes : cost(keeping: checkpoint)
         if let box = reusable(&spare, as: KeptValue<LuaRef>.self) {
-            box.state = checkpoint
+            box.hold(checkpoint)
             return (box, cost)
         }
         return (KeptValue(checkpoint), cost)

@@ -13,7 +13,7 @@ extension FluxHost {
         let subscribers = subscribers(of: store)
         let pair = subscribers.add(subscription, function: function, on: lua)
         if let store = store as? LuaStore {
-            tell(subscribers, from: pair, to: pair, on: lua) { try store.pushView(of: store.publishedState, on: $0) }
+            tell(subscribers, from: pair, to: pair, on: lua) { store.pushView(of: store.publishedState, onPrepared: $0) }
         } else {
             let state = store.encodableState
             let proxies = stateProxies
@@ -42,13 +42,17 @@ extension FluxHost {
         let host = Unmanaged.passUnretained(self)
         let list = Unmanaged.passUnretained(subscribers)
         if let store = store as? LuaStore {
+            // The store unretained too: only the store calls its observer, and the subscription holds it.
+            let unretained = Unmanaged.passUnretained(store)
             subscribers.observer = store.subscribeTable { table in
                 host._withUnsafeGuaranteedRef { host in
                     list._withUnsafeGuaranteedRef { list in
                         guard list.isListening else { return } // the first call is the subscriber's own
                         host.telling += 1
                         defer { host.telling -= 1 }
-                        host.tell(list, on: host.activeStack) { try store.pushView(of: table, on: $0) }
+                        unretained._withUnsafeGuaranteedRef { store in
+                            host.tell(list, on: host.activeStack) { store.pushView(of: table, onPrepared: $0) }
+                        }
                     }
                 }
             }
@@ -74,7 +78,9 @@ extension FluxHost {
     }
 
     /// Calls the members `from` to `to` of `subscribers` (all of them by default) with the view of a state
-    /// `pushView` pushes, reporting each error.
+    /// `pushView` pushes (onto a stack `prepare` left room on), reporting each error. Inlined: a closure-specialized copy of it would retain
+    /// what the closure captures (the store and its state) on every change.
+    @inline(__always)
     private func tell(_ subscribers: LuaSubscribers, from: Int = 1, to: Int? = nil, on lua: LuaStack,
                       view pushView: (LuaStack) throws -> Void) {
         let base = lua.top
