@@ -153,9 +153,11 @@ final class LuaStore: StoreProtocol {
 
     /// The last change a handler made (the states before and after it), with the undo cost of the state
     /// before beside the one after, as `invoke` measured it: what ``cost(of:)`` answers for that pair
-    /// without walking the state again. Held apart, so asking for it copies and retains nothing.
+    /// without walking the state again. Held apart, so asking for it copies and retains nothing. The state
+    /// after by identity alone: it is one of `stateRefs`, which keep it, and a ref of theirs takes a new
+    /// state only in `call`, which then sets this pair again.
     @exclusivity(unchecked) private var stepBefore: LuaRef?
-    @exclusivity(unchecked) private var stepAfter: LuaRef?
+    @exclusivity(unchecked) private var stepAfter: ObjectIdentifier?
     @exclusivity(unchecked) private var stepBytes = 0
 
     /// Runs the handler of `route` on a draft of the state; a new state becomes the current one. One call
@@ -177,7 +179,7 @@ final class LuaStore: StoreProtocol {
             let after = stateRef(at: base + 2, on: lua)
             // A state replaced while the handler ran has no measured pair: its cost is walked when asked.
             stepBefore = Unmanaged.passUnretained(current).toOpaque() == before.toOpaque() ? current : nil
-            stepAfter = after
+            stepAfter = ObjectIdentifier(after)
             stepBytes = Int(lua.integer(at: base + 3) ?? 0)
             current = after
         case .nil, .none: break // no change, or a state equal to the old one
@@ -228,7 +230,7 @@ final class LuaStore: StoreProtocol {
         guard current !== checkpoint else { return nil }
         guard keeping else { return (nil, 0) }
         // The handler's own pair, as `cost(keeping:)` answers it, checked here: the call would retain the state.
-        let cost = stepAfter === current && stepBefore === checkpoint ? stepBytes : cost(keeping: checkpoint)
+        let cost = stepAfter == ObjectIdentifier(current) && stepBefore === checkpoint ? stepBytes : cost(keeping: checkpoint)
         if let box = reusable(&spare, as: KeptValue<LuaRef>.self) {
             box.hold(checkpoint)
             return (box, cost)
@@ -255,7 +257,7 @@ final class LuaStore: StoreProtocol {
     /// What keeping `table` beside the current state costs: what the handler's walk measured when it is
     /// that pair, else a walk of its own.
     private func cost(keeping table: LuaRef) -> Int {
-        if stepAfter === current, stepBefore === table { return stepBytes }
+        if stepAfter == ObjectIdentifier(current), stepBefore === table { return stepBytes }
         return host.map { $0.activeStack.tableCost(of: table, sharingWith: current) } ?? 0
     }
 
