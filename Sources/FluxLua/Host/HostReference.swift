@@ -5,7 +5,14 @@
 /// reference would.
 final class HostReference {
     /// The host; nil once it is going.
-    @exclusivity(unchecked) unowned(unsafe) var host: FluxHost?
+    var host: FluxHost? {
+        get { unretained?.takeUnretainedValue() }
+        set { unretained = newValue.map(Unmanaged.passUnretained) }
+    }
+
+    /// The host without a retain, for a caller that only borrows it while its caller holds it (a Lua
+    /// store's handler call).
+    @exclusivity(unchecked) private(set) var unretained: Unmanaged<FluxHost>?
 
     init() {}
 }

@@ -141,7 +141,7 @@ final class LuaStore: StoreProtocol {
             })
         }
         // Unretained: the host reads it only before the handler runs, and whoever dispatches holds it.
-        guard let host = hostReference.host.map(Unmanaged.passUnretained) else { throw FluxHostError.closed }
+        guard let host = hostReference.unretained else { throw FluxHostError.closed }
         do {
             try host._withUnsafeGuaranteedRef { host in
                 try route._withUnsafeGuaranteedRef { try call($0, for: action, host: host) }
