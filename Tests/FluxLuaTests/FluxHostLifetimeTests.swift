@@ -50,6 +50,30 @@ struct FluxHostLifetimeTests {
         #expect(store.state.count == 1)
     }
 
+    @Test("a host and its VM let go by a Swift function a Lua store's handler calls, in a dispatch from Swift, finish the handler")
+    func hostGoneDuringLuaHandler() throws {
+        let dispatcher = Dispatcher()
+        var host: FluxHost? = FluxHost(dispatcher: dispatcher) // holds the only reference to its VM
+        weak let gone = host
+        host?.report = { _ in }
+        host?.addFunction(named: "let_go") { _ in
+            host = nil
+            return 0
+        }
+        try host?.run(#"""
+        flux.store{name = "notes", state = {n = 0}, on = {["notes.add"] = function(s)
+          flux.let_go()
+          local t = {}
+          for i = 1, 1000 do t[i] = {i} end -- allocates, and may collect, after the host was let go
+          s.n = s.n + #t
+          return s
+        end}}
+        """#)
+        try? dispatcher.dispatch(dispatcher.registry.decode("notes.add", json: nil))
+        #expect(gone == nil)
+        #expect(dispatcher.stores.allSatisfy { $0.name != "notes" })
+    }
+
     @Test("the states a host's views name, a full batch of them and one being filled, go with the host and its VM")
     func viewedStatesGoWithTheHost() throws {
         let census = Census()
