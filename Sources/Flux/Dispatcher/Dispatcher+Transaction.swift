@@ -66,9 +66,11 @@ extension Dispatcher {
         let registration = touched[0]
         var kept: KeptState?
         var cost = 0
+        // The ring unretained: a constant of a constant, while the box in its spare slot is handed in.
+        let ring = Unmanaged.passUnretained(history.undoStack)
         let changed = registration._withUnsafeGuaranteedRef { registration -> Bool in
-            guard let commit = registration.object._withUnsafeGuaranteedRef({
-                registration.lane.commit($0, recording, &history.undoStack.spare)
+            guard let commit = registration.object._withUnsafeGuaranteedRef({ object in
+                ring._withUnsafeGuaranteedRef { registration.lane.commit(object, recording, &$0.spare) }
             }) else { return false }
             kept = commit.state
             cost = commit.cost
