@@ -1,5 +1,6 @@
 import CFluxLua
 import CLua
+import Flux
 import Foundation
 
 /// A Lua 5.4 interpreter with the standard libraries, driven from Swift.
@@ -41,7 +42,7 @@ public final class LuaVM {
             if let warn = control.warn {
                 warn(text)
             } else {
-                try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
+                StandardError.write(line: text)
             }
         }
         guard let state = flux_newstate(block) else {

@@ -44,12 +44,12 @@ public final class Dispatcher {
 
     /// The default ``onNote``: one line on standard error.
     public static func writeNote(_ note: String) {
-        try? FileHandle.standardError.write(contentsOf: Data("note: \(note)\n".utf8))
+        StandardError.write(line: "note: \(note)")
     }
 
     /// The default ``onFollowUpError``: one line on standard error.
     public static func writeFollowUpError(_ action: any Action, _ error: any Error) {
-        try? FileHandle.standardError.write(contentsOf: Data("follow-up '\(action.name)' failed: \(DispatcherError.describe(error))\n".utf8))
+        StandardError.write(line: "follow-up '\(action.name)' failed: \(DispatcherError.describe(error))")
     }
 
     enum Phase { case idle, handling, notifying }

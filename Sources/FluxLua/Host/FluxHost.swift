@@ -29,9 +29,7 @@ public final class FluxHost {
     public var renderOptions = RenderOptions(width: 80, color: false, unicode: true)
     /// Where errors nobody can catch are written (a subscriber's, a plugin's); standard error by default.
     /// Unchecked: one thread, and telling subscribers reads it on every change (for their errors).
-    @exclusivity(unchecked) public var report: (String) -> Void = { message in
-        try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
-    }
+    @exclusivity(unchecked) public var report: (String) -> Void = StandardError.write(line:)
     /// The plugins loaded so far, in load order.
     public internal(set) var plugins: [Plugin] = []
 
@@ -93,7 +91,7 @@ public final class FluxHost {
         // A finalizer's error is reported like a subscriber's; once the host is gone (the state closing),
         // on standard error.
         vm.onWarning = { [reference] message in
-            if let host = reference.host { host.report(message) } else { try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8)) }
+            if let host = reference.host { host.report(message) } else { StandardError.write(line: message) }
         }
         // An action a subscriber queued fails after the script that caused it went on: nobody can catch it.
         // The host hands the dispatcher back its default on deinit.

@@ -39,7 +39,7 @@ extension FluxHost {
         // called from C directly (`dispatchResolved`), with the host's reference.
         let reference = self.reference
         vm.register("dispatch", in: "flux", { lua in
-            guard let host = reference.host else { throw FluxHostError.closed }
+            let host = try reference.require()
             return try host.entered(from: lua) { try host.dispatch(LuaArguments(lua, function: "dispatch")) }
         }, keyedBy: resolver.names, entry: { state, context, id in
             FluxHost.dispatchResolved(on: LuaStack(state!), reference: context!, id: Int(id))
@@ -52,7 +52,7 @@ extension FluxHost {
     private static func dispatchResolved(on lua: LuaStack, reference: UnsafeMutableRawPointer, id: Int) -> Int32 {
         Unmanaged<HostReference>.fromOpaque(reference)._withUnsafeGuaranteedRef { reference in // the function keeps it
             do {
-                guard let host = reference.host else { throw FluxHostError.closed }
+                let host = try reference.require()
                 return try host.entered(from: lua) { try host.dispatch(resolved: id) }
             } catch {
                 return lua.pushError(error)
@@ -72,7 +72,7 @@ extension FluxHost {
     private func function(_ name: String, _ body: @escaping (FluxHost, LuaArguments) throws -> Int32) {
         let reference = self.reference
         vm.register(name, in: "flux") { lua in
-            guard let host = reference.host else { throw FluxHostError.closed }
+            let host = try reference.require()
             return try host.entered(from: lua) { try body(host, LuaArguments(lua, function: name)) }
         }
     }

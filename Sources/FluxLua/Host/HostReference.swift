@@ -14,5 +14,12 @@ final class HostReference {
     /// store's handler call).
     @exclusivity(unchecked) private(set) var unretained: Unmanaged<FluxHost>?
 
+    /// The host, for a `flux` function or metamethod a script calls: ``FluxHostError/closed`` once it is
+    /// gone.
+    func require() throws -> FluxHost {
+        guard let host else { throw FluxHostError.closed }
+        return host
+    }
+
     init() {}
 }

@@ -73,13 +73,13 @@ extension FluxHost {
             throw FluxScriptError("state of '\(proxies.storeNames[slot])' is read-only (field '\(key)'): dispatch an action to change it")
         }
         define(.length) { [reference] lua, slot in
-            guard let host = reference.host else { throw FluxHostError.closed }
+            let host = try reference.require()
             try host.pushWhole(slot, on: lua)
             lua.push(lua.rawLength(at: -1))
             return 1
         }
         define(.pairs) { [reference] lua, slot in
-            guard let host = reference.host else { throw FluxHostError.closed }
+            let host = try reference.require()
             try host.pushWhole(slot, on: lua)     // [view, whole]
             lua.getGlobal("pairs")           // [view, whole, pairs]
             lua.insertTop(at: -2)            // [view, pairs, whole]

@@ -21,10 +21,10 @@ extension FluxHost {
         let render = lua.ref(at: -1)
         lua.pop()
         try viewOwners.register(ViewProvider(name: name, store: storeName, find: { [reference] in
-            guard let host = reference.host else { throw FluxHostError.closed }
+            let host = try reference.require()
             return try host.store(named: storeName)
         }) { [reference] state in
-            guard let host = reference.host else { throw FluxHostError.closed }
+            let host = try reference.require()
             let lua = host.activeStack
             host.rendering += 1
             defer { host.rendering -= 1 }
