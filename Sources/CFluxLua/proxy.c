@@ -11,9 +11,11 @@
  *
  * `view.field` is a C function that checks the view's metatable for the host's mark and calls the host's
  * reader directly, as the trampoline calls a Swift function: without the cap, the error raised once Swift
- * has returned.
+ * has returned. A field the host told C where to find (a stored Int, Double or Bool: flux_setdirectslots)
+ * is loaded here without calling Swift at all, when the slot still holds the view's generation.
  */
 #include <stdint.h>
+#include <string.h>
 #include "internal.h"
 
 /* 8 bytes: the smaller the view, the less often the collector runs. The host's slots and generations fit
@@ -28,6 +30,8 @@ typedef struct FluxProxy {
 typedef struct FluxProxyReader {
     void *context;
     FluxProxyRead read;
+    const FluxDirectSlot *slots;
+    lua_Integer count;
 } FluxProxyReader;
 
 /* Where a batch's metatable keeps the host's mark and the batch's number. */
@@ -41,6 +45,39 @@ static int flux_isproxy(lua_State *L, int idx, const void *mark) {
     mine = lua_rawgeti(L, -1, FLUX_PROXY_MARK) == LUA_TLIGHTUSERDATA && lua_touserdata(L, -1) == mark;
     lua_pop(L, 2);
     return mine;
+}
+
+/* [..] -> [.., value], returning 1, when the key at 2 is a direct field of the state in `slot`, placed in
+ * `generation`; else 0, pushing nothing. Pushes a number or a boolean: allocates nothing. */
+static int flux_pushdirect(lua_State *L, const FluxDirectSlot *slot, uint32_t generation) {
+    const char *key;
+    unsigned int i;
+    if (slot->state == NULL || slot->generation != generation || lua_type(L, 2) != LUA_TSTRING) return 0;
+    key = lua_tostring(L, 2);
+    for (i = 0; i < slot->count; i++) {
+        const FluxDirectField *field = &slot->fields[i];
+        if (field->key != key) continue;
+        switch (field->kind) {
+        case FLUX_FIELD_INT: {
+            int64_t value;
+            memcpy(&value, slot->state + field->offset, sizeof value);
+            lua_pushinteger(L, (lua_Integer)value);
+            return 1;
+        }
+        case FLUX_FIELD_DOUBLE: {
+            double value;
+            memcpy(&value, slot->state + field->offset, sizeof value);
+            lua_pushnumber(L, (lua_Number)value);
+            return 1;
+        }
+        case FLUX_FIELD_BOOL:
+            lua_pushboolean(L, slot->state[field->offset] != 0);
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    return 0;
 }
 
 /* view[key]: upvalue 1 is the reader. The check of flux_isproxy, spelled out so that what it pushed can stay:
@@ -58,6 +95,7 @@ static int flux_proxy_index(lua_State *L) {
     }
     proxy = (const FluxProxy *)lua_touserdata(L, 1);
     if (reader->context == NULL || control->closed) return luaL_error(L, "attempt to read a state while the Lua state closes");
+    if ((lua_Integer)proxy->slot < reader->count && flux_pushdirect(L, &reader->slots[proxy->slot], proxy->generation)) return 1;
     if (lua_gettop(L) != 4) lua_settop(L, 2);               /* [view, key] or [view, key, mt, mark] */
     control->enforce = 0;
     results = reader->read(L, reader->context, proxy->slot, proxy->generation);
@@ -86,10 +124,18 @@ const void *flux_openproxies(lua_State *L, FluxProxyRead read, void *context) {
     reader = (FluxProxyReader *)lua_newuserdatauv(L, sizeof(FluxProxyReader), 0); /* [.., mt, reader] */
     reader->context = context;
     reader->read = read;
+    reader->slots = NULL;
+    reader->count = 0;
     luaL_setmetatable(L, FLUX_BOX_METATABLE);              /* releases the context when collected */
     lua_pushcclosure(L, flux_proxy_index, 1);
     lua_setfield(L, -2, "__index");
     return reader;
+}
+
+void flux_setdirectslots(const void *mark, const FluxDirectSlot *slots, lua_Integer count) {
+    FluxProxyReader *reader = (FluxProxyReader *)mark;
+    reader->slots = slots;
+    reader->count = count;
 }
 
 void flux_newproxybatch(lua_State *L, int metatable, int live, const void *mark) {

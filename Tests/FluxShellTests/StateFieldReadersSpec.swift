@@ -187,4 +187,48 @@ struct StateFieldReadersSpec {
                                  VisibleIssuesState(issues: selected, filters: AnnotationFilterState()),
                                  VisibleIssuesState(issues: selected, filters: filters)]) == ["", "", ""])
     }
+
+    /// Dispatches through `samples` with a subscriber that keeps every seventh view, collecting garbage
+    /// every fifty changes (so the slots of views nobody kept are handed out again), then reads `field` of
+    /// every kept view: what each reads, in order.
+    func keptReadings<State: FieldReadable & SendableMetatype>(_ samples: [State], field: String) throws -> [String] {
+        let dispatcher = Dispatcher()
+        let store = SampleStore(name: "kept", samples: samples, dispatcher: dispatcher)
+        let host = FluxHost(dispatcher: dispatcher)
+        defer { withExtendedLifetime(store) {} }
+        try host.run(#"""
+        kept, changes = {}, 0
+        flux.subscribe("kept", function(state)
+          if changes % 7 == 0 then kept[#kept + 1] = state end
+          changes = changes + 1
+          if changes % 50 == 0 then collectgarbage() end
+        end)
+        """#)
+        for _ in samples.dropFirst() { try host.run(#"flux.dispatch("samples.next")"#) }
+        let read = try host.run("""
+        local out = {}
+        for i, state in ipairs(kept) do out[i] = tostring(state.\(field)) end
+        return table.concat(out, " ")
+        """)
+        guard case let .string(text) = read.first else { return ["no answer"] }
+        return text.split(separator: " ").map(String.init)
+    }
+
+    @Test("kept views read their own state's numbers and flags after later changes reuse the slots of the others")
+    func keptViews() throws {
+        let counts = Array(0 ..< 700)
+        let kept = counts.filter { $0 % 7 == 0 }
+        // Stored in the existential's own buffer.
+        let bench = counts.map { count in
+            var state = BenchState()
+            state.count = count
+            return state
+        }
+        #expect(try keptReadings(bench, field: "count") == kept.map(String.init))
+        // Stored in a box: larger than the buffer.
+        let every = counts.map { EveryKindState(count: $0, ratio: Double($0) / 4, isOn: $0 % 2 == 0) }
+        #expect(try keptReadings(every, field: "count") == kept.map(String.init))
+        #expect(try keptReadings(every, field: "ratio") == kept.map { "\(Double($0) / 4)" })
+        #expect(try keptReadings(every, field: "isOn") == kept.map { "\($0 % 2 == 0)" })
+    }
 }

@@ -237,11 +237,39 @@ void flux_pushfreeze(lua_State *L);
  * made in `generation`, and returns 1; or pushes an error message and returns a FLUX_RAISE value. */
 typedef int (*FluxProxyRead)(lua_State *L, void *context, lua_Integer slot, lua_Integer generation);
 
+/* What a field is, for a view that reads it in C: a stored Int, Double or Bool. */
+#define FLUX_FIELD_INT 1
+#define FLUX_FIELD_DOUBLE 2
+#define FLUX_FIELD_BOOL 3
+
+/* A field of a state type a view reads without calling Swift: `key` is its name's characters as a Lua
+ * string the host keeps (Lua keeps one copy of a short string, so a script's key is known by its address),
+ * stored `offset` bytes into the state, of `kind` (FLUX_FIELD_…). */
+typedef struct FluxDirectField {
+    const char *key;
+    size_t offset;
+    int kind;
+} FluxDirectField;
+
+/* What C knows of one slot of the host's table of published states: where its state is (it never moves
+ * while the slot holds it), the direct fields of its type, and the generation it was placed in. A slot
+ * whose `state` is NULL is read through Swift. */
+typedef struct FluxDirectSlot {
+    const unsigned char *state;
+    const FluxDirectField *fields;
+    unsigned int count;
+    unsigned int generation;
+} FluxDirectSlot;
+
 /* [..] -> [.., metatable]. A new metatable for Swift state views (hidden from scripts), whose __index calls
  * `read` with `context`, a retained Swift object the state releases (FluxControl.release) when it closes;
  * the host gives it its other metamethods. Returns the mark of the host's views. Views are made by
  * flux_pushproxy, with a copy of this metatable per batch (flux_newproxybatch). */
 const void *flux_openproxies(lua_State *L, FluxProxyRead read, void *context);
+
+/* Gives the views of the host whose mark is `mark` (flux_openproxies) its slots as C sees them, `count` of
+ * them (NULL, 0: none). The host keeps the memory, and calls this again whenever it moves it. */
+void flux_setdirectslots(const void *mark, const FluxDirectSlot *slots, lua_Integer count);
 
 /* [..] -> [.., metatable]. The metatable of a new batch of slots, which every view of the batch has: a copy
  * of registry[metatable] holding `mark`, a key of the weak-keyed table registry[live] while it lives. It

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFluxLua
 import CLua
 import Flux
 
@@ -12,6 +13,9 @@ import Flux
 /// `"count"` of a script is then the very string held here. A key not found so (a long string, or not a
 /// field) is compared byte by byte. A key that is no field's name reads nil, as `encode(to:)` writes
 /// nothing under it.
+///
+/// Stored `Int`, `Double` and `Bool` fields at a known offset (``StateField/offset``) are also listed for C
+/// (``direct``): a view finds where its state is (``storage(in:)``) and loads them without calling Swift.
 final class StateFieldTable {
     /// Pushes the field of the state at the pointer, when the state is of the table's type (else false).
     typealias Reader = (UnsafeMutablePointer<any Encodable>, LuaStack, StateFieldTable) throws -> Bool
@@ -30,6 +34,21 @@ final class StateFieldTable {
     private let names: LuaRef
     /// [.., table] -> [.., read-only view]: what a table a field holds is shown as.
     let wrap: (LuaStack) throws -> Void
+    /// The fields C loads from the state itself (`flux_pushdirect`), `directCount` of them; kept as long as
+    /// this table (so as long as the host's views).
+    let direct: UnsafeMutablePointer<FluxDirectField>
+    let directCount: Int
+    /// Where a state of this type is inside an existential holding it, learned from the first one
+    /// (``learnPlacement(from:)``): the same for every value of a type. Nil until then, or when it is not
+    /// where C expects it (then every read goes through Swift).
+    @exclusivity(unchecked) private(set) var placement: Placement?
+
+    /// Where a value is inside an existential: in its own buffer, or `offset` bytes into the box whose
+    /// address the buffer's first word holds (a box the existential never changes while it holds it).
+    enum Placement {
+        case buffer
+        case box(offset: Int)
+    }
 
     /// The table of `State`'s fields, its names made on `lua`.
     init<State: FieldReadable>(of _: State.Type, on lua: LuaStack, wrap: @escaping (LuaStack) throws -> Void) {
@@ -46,6 +65,56 @@ final class StateFieldTable {
         names = LuaRef(popping: lua)
         readers = ContiguousArray(fields.map { Field(read: Self.reader($0)) })
         holdsType = { Self.withState($0) { (_: UnsafePointer<State>) in } }
+        let loaded = zip(fields, keys).compactMap { field, key -> FluxDirectField? in
+            guard let offset = field.offset, let kind = Self.directKind(field.reader) else { return nil }
+            return FluxDirectField(key: key.baseAddress?.assumingMemoryBound(to: CChar.self), offset: offset, kind: kind)
+        }
+        direct = .allocate(capacity: max(loaded.count, 1))
+        direct.initialize(from: loaded, count: loaded.count)
+        directCount = loaded.count
+        learn = { Self.placement(in: $0, of: State.self) }
+    }
+
+    /// Finds out ``placement`` from `existential`, one of the states of this table's type.
+    private let learn: (UnsafeMutablePointer<any Encodable>) -> Placement?
+    func learnPlacement(from existential: UnsafeMutablePointer<any Encodable>) {
+        if directCount > 0 { placement = learn(existential) }
+    }
+
+    /// Where the state `existential` holds is stored, when C may load its direct fields from there.
+    @inline(__always)
+    func storage(in existential: UnsafeMutablePointer<any Encodable>) -> UnsafeRawPointer? {
+        switch placement {
+        case .buffer: UnsafeRawPointer(existential)
+        case let .box(offset): UnsafeRawPointer(existential).load(as: UnsafeRawPointer.self) + offset
+        case nil: nil
+        }
+    }
+
+    deinit { direct.deallocate() }
+
+    /// The kind C knows a field of `reader`'s type by (`FLUX_FIELD_…`), or nil for a type it does not load.
+    private static func directKind<State>(_ reader: StateField<State>.Reader) -> Int32? {
+        switch reader {
+        case .int: FLUX_FIELD_INT
+        case .double: FLUX_FIELD_DOUBLE
+        case .bool: FLUX_FIELD_BOOL
+        case .string, .encodable: nil
+        }
+    }
+
+    /// Where the `State` the existential holds is, as Swift opens it in place: its own buffer, or the box
+    /// the buffer's first word points at, the value after the box's header (two words), aligned. Nil when
+    /// it is of another type, or elsewhere.
+    private static func placement<State>(in existential: UnsafeMutablePointer<any Encodable>, of _: State.Type) -> Placement? {
+        var found: UnsafeRawPointer?
+        guard withState(existential, { (state: UnsafePointer<State>) in found = UnsafeRawPointer(state) }), let found else { return nil }
+        let container = UnsafeRawPointer(existential)
+        if found == container { return .buffer }
+        let header = 2 * MemoryLayout<Int>.size
+        let alignment = MemoryLayout<State>.alignment
+        let offset = (header + alignment - 1) / alignment * alignment
+        return found == container.load(as: UnsafeRawPointer.self) + offset ? .box(offset: offset) : nil
     }
 
     /// [..] -> [.., value]. Pushes the field named by the bytes `key` (a Lua string's) of the state at

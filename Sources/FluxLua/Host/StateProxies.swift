@@ -32,6 +32,10 @@ final class StateProxies {
     /// Counts the times each batch was freed, wrapping (a view keeps 32 bits of it): a view names the
     /// generation of its batch it was made in.
     @exclusivity(unchecked) private var generations: ContiguousArray<UInt32> = []
+    /// Each slot as C sees it, to load a direct field of its state without calling Swift (`flux_pushdirect`):
+    /// where its state is, its type's direct fields and its generation; cleared when its batch is freed.
+    /// Moved (and C told) only when batches are added.
+    @exclusivity(unchecked) private var direct: UnsafeMutablePointer<FluxDirectSlot>?
     /// The whole state as a read-only table, once `pairs` or `#` needed it.
     @exclusivity(unchecked) private(set) var wholes: ContiguousArray<LuaRef?> = []
     /// Whether each batch is handed out (the one being filled, or one a view may still hold).
@@ -92,7 +96,15 @@ final class StateProxies {
         place(slot).initialize(to: state)
         if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
         fieldTables[slot] = fields.map(Unmanaged.passUnretained)
-        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generations[slot / Self.batchSize]), token.unsafelyUnwrapped.id,
+        let generation = generations[slot / Self.batchSize]
+        if let fields, fields.directCount > 0 {
+            direct.unsafelyUnwrapped[slot] = FluxDirectSlot(state: fields.storage(in: place(slot))?.assumingMemoryBound(to: UInt8.self),
+                                                            fields: fields.direct, count: UInt32(fields.directCount),
+                                                            generation: generation)
+        } else {
+            direct.unsafelyUnwrapped[slot].state = nil
+        }
+        flux_pushproxy(lua.state, lua_Integer(slot), lua_Integer(generation), token.unsafelyUnwrapped.id,
                        keepingMetatable ? 1 : 0)
     }
 
@@ -102,6 +114,7 @@ final class StateProxies {
             if held[batch] { batchStates.deinitialize(count: batch == filling ? next - batch * Self.batchSize : Self.batchSize) }
             batchStates.deallocate()
         }
+        direct?.deallocate() // the reader checks its context, cleared before this runs, before it reads them
     }
 
     /// The field readers of `state`'s type, made the first time one of its states is met; nil when it has
@@ -113,6 +126,8 @@ final class StateProxies {
         if let readable = state as? any FieldReadable {
             func make<State: FieldReadable>(_: State) -> StateFieldTable { StateFieldTable(of: State.self, on: lua, wrap: reader.wrap) }
             table = make(readable)
+            var sample = state
+            table?.learnPlacement(from: &sample)
         }
         tablesByType[type] = table
         return table
@@ -229,6 +244,14 @@ final class StateProxies {
         generations.append(contentsOf: repeatElement(0, count: added))
         wholes.append(contentsOf: repeatElement(nil, count: slots))
         held.append(contentsOf: repeatElement(false, count: added))
+        let moved = UnsafeMutablePointer<FluxDirectSlot>.allocate(capacity: states.count * Self.batchSize)
+        moved.initialize(repeating: FluxDirectSlot(), count: states.count * Self.batchSize)
+        if let direct {
+            moved.update(from: direct, count: count * Self.batchSize)
+            direct.deallocate()
+        }
+        direct = moved
+        flux_setdirectslots(mark, moved, lua_Integer(states.count * Self.batchSize))
         freeBatches.append(contentsOf: (count ..< count + added).reversed())
     }
 
@@ -237,6 +260,7 @@ final class StateProxies {
     private func free(_ batch: Int) {
         let slots = batch * Self.batchSize ..< (batch + 1) * Self.batchSize
         states[batch].deinitialize(count: Self.batchSize) // handed out before the batch being filled: full
+        for slot in slots { direct.unsafelyUnwrapped[slot].state = nil }
         wholes.withUnsafeMutableBufferPointer { wholes in
             for slot in slots where wholes[slot] != nil { wholes[slot] = nil }
         }
