@@ -55,6 +55,7 @@ typedef struct FluxDrafts {
     int synced;             /* the state's record holds this session's base, draft and copy (flux_pushtop) */
     int freezing;           /* the handler returned and its result is being frozen: a finalizer the freeze's
                              * allocations run finds every draft dead, so none changes what is frozen */
+    long long cost;         /* the undo cost the last invoke measured: flux_callinvoke hands it to its caller */
 } FluxDrafts;
 enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_COPY, U_BASE, U_DRAFT };
 
@@ -659,17 +660,18 @@ int flux_sameshape(lua_State *L, int a, int b, int depth) {
 
 /* invoke(state, handler, nil, action): the handler called with a draft of the state; what it returns (a
  * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
- * the old one is no change, and so is the old state itself: then the first result is nil (nobody hears of
- * it and no undo step is made). The second result is the old state's undo cost beside the new one, as
- * flux_tablecost counts it: from the counted writes, in the walk that freezes, or in one walk of the old
- * state's top table with the comparison (flux_samestate); 0 when nothing changed. `action` is nil for a
- * handler that cannot see it; the nil before it is the draft's place, so the call takes its arguments where
- * they are. A failed handler leaves its session live until the next call: its drafts can still be written
- * (to copies of their own) but never frozen into a state. A session that another began while the handler ran (a handler reached from a handler) is not
- * frozen: its drafts died with it. */
+ * the old one is no change, and so is the old state itself: then the result is nil (nobody hears of it and
+ * no undo step is made). The old state's undo cost beside the new one, as flux_tablecost counts it, is left
+ * in the FluxDrafts for flux_callinvoke: from the counted writes, in the walk that freezes, or in one walk
+ * of the old state's top table with the comparison (flux_samestate); 0 when nothing changed. `action` is
+ * nil for a handler that cannot see it; the nil before it is the draft's place, so the call takes its
+ * arguments where they are. A failed handler leaves its session live until the next call: its drafts can
+ * still be written (to copies of their own) but never frozen into a state. A session that another began
+ * while the handler ran (a handler reached from a handler) is not frozen: its drafts died with it. */
 static int flux_invoke(lua_State *L) {
     long long bytes = 0;
     unsigned generation;
+    int type;
     FluxDrafts *d = flux_drafts(L);
     FluxCompare compare;
     flux_settopto(L, 4);                                 /* [state, handler, nil, action] */
@@ -695,7 +697,7 @@ static int flux_invoke(lua_State *L) {
         d->marked = 0;
     }
     lua_createtable(L, 0, 0);                            /* the state's draft */
-    lua_getiuservalue(L, DRAFTS, U_METATABLE);
+    lua_pushvalue(L, lua_upvalueindex(2));               /* the drafts' metatable */
     lua_setmetatable(L, -2);
     d->top = lua_topointer(L, 5);
     lua_copy(L, 5, 3);                                   /* into its place */
@@ -704,11 +706,12 @@ static int flux_invoke(lua_State *L) {
     lua_call(L, 2, 1);                                   /* [state, new] */
     d->freezing = 1;
     if (d->generation != generation) luaL_error(L, "a state draft's handler was interrupted by another handler");
-    if (lua_isnil(L, 2)) {                               /* nothing returned: the draft as changed (this session's) */
+    type = lua_type(L, 2);
+    if (type == LUA_TNIL) {                              /* nothing returned: the draft as changed (this session's) */
         lua_pop(L, 1);
-        lua_getiuservalue(L, DRAFTS, U_DRAFT);
+        type = lua_getiuservalue(L, DRAFTS, U_DRAFT);
     }
-    if (lua_type(L, 2) == LUA_TTABLE) {
+    if (type == LUA_TTABLE) {
         /* the state's pairs when its draft was returned and given a copy (the session is this one: d->top is
          * its draft), else -1 */
         lua_Integer count = lua_topointer(L, 2) == d->top ? d->count : -1;
@@ -752,8 +755,8 @@ static int flux_invoke(lua_State *L) {
         lua_setiuservalue(L, DRAFTS, U_NESTED);
         d->nested = 0;
     }
-    lua_pushinteger(L, (lua_Integer)bytes);
-    return 2;
+    d->cost = bytes;
+    return 1;
 }
 
 /* freeze(table): a state from a script (flux.store's initial state), the script keeping its own table. No
@@ -774,7 +777,8 @@ int flux_takesaction(lua_State *L) {
     return ar.nparams >= 2 || ar.isvararg;
 }
 
-int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop) {
+int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop, long long *cost) {
+    int status;
     int base = lua_gettop(L) - (action ? 1 : 0);         /* [.., action?] */
     flux_pushmsghandler(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, invoke);
@@ -783,10 +787,12 @@ int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action
     lua_pushnil(L);                                      /* the draft's place */
     if (action) lua_rotate(L, base + 1, -1);             /* [.., msgh, invoke, state, handler, nil, action] */
     else lua_pushnil(L);
-    return flux_pcallwith(L, 4, 2, base + 1, stop);
+    status = flux_pcallwith(L, 4, 1, base + 1, stop);
+    if (status == LUA_OK) *cost = flux_drafts(L)->cost;  /* the invoke that returned last is this one */
+    return status;
 }
 
-/* Made once with the drafts as their upvalue (flux_opendrafts, in a protected call): pushing them later
+/* Made once with the drafts as their first upvalue (flux_opendrafts, in a protected call): pushing them later
  * allocates nothing. */
 void flux_pushinvoke(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &invokekey); }
 void flux_pushfreeze(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &freezekey); }
@@ -810,13 +816,11 @@ void flux_opendrafts(lua_State *L) {
     d->marked = 0;
     d->synced = 0;
     d->freezing = 0;
+    d->cost = 0;
     lua_createtable(L, R_FROZEN, 0);
     lua_setiuservalue(L, -2, U_TOP);
     lua_newtable(L);
     lua_setiuservalue(L, -2, U_MARKS);
-    lua_pushvalue(L, -1);
-    lua_pushcclosure(L, flux_invoke, 1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &invokekey);
     lua_pushvalue(L, -1);
     lua_pushcclosure(L, flux_freeze, 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &freezekey);      /* [drafts] */
@@ -824,6 +828,8 @@ void flux_opendrafts(lua_State *L) {
     lua_pushvalue(L, -2);
     luaL_setfuncs(L, methods, 1);                       /* each method's upvalue: the drafts */
     flux_protectmetatable(L, FLUX_DRAFT_METATABLE);
-    lua_setiuservalue(L, -2, U_METATABLE);
-    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, -3, U_METATABLE);              /* [drafts, metatable] */
+    lua_pushcclosure(L, flux_invoke, 2);                /* its upvalues: the drafts and their metatable */
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &invokekey);
 }

@@ -211,16 +211,16 @@ long long flux_tablecost(lua_State *L, int t, int shared, long long budget);
 
 /* [..] -> [.., invoke]. invoke(state, handler, nil, action) calls a Lua store's handler with a copy-on-write
  * draft of the published state `state` and returns what it returns, a table frozen into a published
- * state (see draft.c), or nil when that holds the same as `state`; and the undo cost of `state` beside it
- * (flux_tablecost with FLUX_COST_BUDGET). */
+ * state (see draft.c), or nil when that holds the same as `state`; the undo cost of `state` beside it
+ * (flux_tablecost with FLUX_COST_BUDGET) is what flux_callinvoke hands back. */
 void flux_pushinvoke(lua_State *L);
 
-/* [.., action?] -> [.., msgh, new state or nil, cost] or [.., msgh, message]: invoke(state, handler, nil,
- * action) under flux_pcallwith, with the message handler (msgh, left for the caller to pop with the rest)
- * and the `invoke`, `handler` and `state` registry refs pushed here, so a Lua store's handler is called
- * with one crossing from Swift. With `action` nonzero the action is on top and taken; else the handler
- * gets nil. Needs 6 free slots (5 with the action on top). */
-int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop);
+/* [.., action?] -> [.., msgh, new state or nil] or [.., msgh, message]: invoke(state, handler, nil, action)
+ * under flux_pcallwith, with the message handler (msgh, left for the caller to pop with the rest) and the
+ * `invoke`, `handler` and `state` registry refs pushed here, so a Lua store's handler is called with one
+ * crossing from Swift; `cost` receives the undo cost invoke measured. With `action` nonzero the action is on
+ * top and taken; else the handler gets nil. Needs 6 free slots (5 with the action on top). */
+int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop, long long *cost);
 
 /* [.., handler] -> [..]. Whether a handler can see the action invoke passes it: it declares a second
  * parameter or takes varargs (a C function always can). One that cannot is given nil: no table is made. */
