@@ -64,7 +64,7 @@ enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_COPY, U_BASE, U_DRAFT };
 
 /* The state's FluxDrafts, through its control block: cheaper than lua_touserdata of an upvalue, on every
  * read and write of a draft. */
-static FluxDrafts *flux_drafts(lua_State *L) { return flux_getcontrol(L)->drafts; }
+static FluxDrafts *flux_drafts(lua_State *L) { return flux_control(L)->drafts; }
 
 /* Sets the top to n unless it is there already (it is, unless a metamethod is called by hand). */
 static void flux_settopto(lua_State *L, int n) {
@@ -806,7 +806,7 @@ void flux_opendrafts(lua_State *L) {
         {NULL, NULL},
     };
     FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_DRAFT);
-    flux_getcontrol(L)->drafts = d;                     /* the registry keeps it while the state lives */
+    flux_control(L)->drafts = d;                     /* the registry keeps it while the state lives */
     d->top = NULL;
     d->generation = 0;
     d->tables = 0;

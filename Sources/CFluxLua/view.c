@@ -17,7 +17,7 @@ static const char viewskey = 0;
 /* [..] -> [.., mt]. The view metatable, kept in a registry slot of its own as well as under its name: found
  * without hashing. */
 static void flux_pushviewmetatable(lua_State *L) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, flux_getcontrol(L)->viewmetatable);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, flux_control(L)->viewmetatable);
 }
 
 /* [..] -> [.., metatable]. Raises the argument error luaL_checkudata would unless the value at idx is a
@@ -26,7 +26,7 @@ static void flux_pushviewmetatable(lua_State *L) {
  * debug.getupvalue would hand it the metatable. The metatable is known by its address: the registry keeps
  * it, so no other object has it, and Lua never moves an object. */
 static void flux_checkview(lua_State *L, int idx) {
-    if (!lua_getmetatable(L, idx) || lua_topointer(L, -1) != flux_getcontrol(L)->viewmetatable_at)
+    if (!lua_getmetatable(L, idx) || lua_topointer(L, -1) != flux_control(L)->viewmetatable_at)
         luaL_typeerror(L, idx, "flux.state");
 }
 
@@ -123,8 +123,8 @@ void flux_openviews(lua_State *L) {
     lua_pushliteral(L, "flux.state");                    /* what tostring shows, as for a Swift state */
     lua_setfield(L, -2, "__name");
     flux_protectmetatable(L, "flux.state");
-    flux_getcontrol(L)->viewmetatable_at = lua_topointer(L, -1);
-    flux_getcontrol(L)->viewmetatable = luaL_ref(L, LUA_REGISTRYINDEX);
+    flux_control(L)->viewmetatable_at = lua_topointer(L, -1);
+    flux_control(L)->viewmetatable = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_newtable(L);                                     /* views[table] = view, while the table lives */
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "k");
