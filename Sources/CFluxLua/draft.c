@@ -44,7 +44,7 @@ static const char heightkey = 0;  /* in a mark: its height */
  * (this session's once `count` is set) and its draft. A handler's reads and writes of its state's fields
  * use these and the counts below; the record is given them only when a nested draft or freezing needs it
  * (flux_pushtop). */
-typedef struct {
+typedef struct FluxDrafts {
     const void *top;        /* the state's draft while its session is live; NULL when none is */
     unsigned generation;    /* one more for each session */
     int tables;             /* a table was written or linked into a copy, or a nested draft written */
@@ -55,11 +55,21 @@ typedef struct {
     int synced;             /* the state's record holds this session's base, draft and copy (flux_pushtop) */
     int freezing;           /* the handler returned and its result is being frozen: a finalizer the freeze's
                              * allocations run finds every draft dead, so none changes what is frozen */
+    long long cost;         /* the undo cost the last invoke measured: flux_callinvoke hands it to its caller */
 } FluxDrafts;
 enum { U_TOP = 1, U_NESTED, U_MARKS, U_METATABLE, U_COPY, U_BASE, U_DRAFT };
 
 /* The draft functions' first upvalue is the FluxDrafts userdata. */
 #define DRAFTS lua_upvalueindex(1)
+
+/* The state's FluxDrafts, through its control block: cheaper than lua_touserdata of an upvalue, on every
+ * read and write of a draft. */
+static FluxDrafts *flux_drafts(lua_State *L) { return flux_control(L)->drafts; }
+
+/* Sets the top to n unless it is there already (it is, unless a metamethod is called by hand). */
+static void flux_settopto(lua_State *L, int n) {
+    if (lua_gettop(L) != n) lua_settop(L, n);
+}
 
 /* Record slots. R_FROZEN: what freezing made of the draft (its copy, or its base when untouched). The
  * state's own draft has no R_PARENT nor R_KEY, which tells its record from the others. */
@@ -81,7 +91,7 @@ static lua_Integer flux_height(lua_State *L, int idx) {
 /* [..] -> [.., record]: the state's draft's record, given this session's base, draft and copy on first use.
  * The FluxDrafts userdata is at `drafts`. */
 static void flux_pushtop(lua_State *L, int drafts) {
-    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, drafts);
+    FluxDrafts *d = flux_drafts(L);
     lua_getiuservalue(L, drafts, U_TOP);
     if (d->synced) return;
     lua_getiuservalue(L, drafts, U_BASE);
@@ -97,7 +107,7 @@ static void flux_pushtop(lua_State *L, int drafts) {
 /* [..] -> [.., record] of the live draft at idx, returning 1; [..] and 0 for anything else. The FluxDrafts
  * userdata is at `drafts`. */
 static int flux_findrecord(lua_State *L, int drafts, int idx) {
-    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, drafts);
+    FluxDrafts *d = flux_drafts(L);
     if (lua_type(L, idx) != LUA_TTABLE) return 0;
     if (d->top != NULL && lua_topointer(L, idx) == d->top) {
         flux_pushtop(L, drafts);
@@ -124,7 +134,7 @@ static int flux_findrecord(lua_State *L, int drafts, int idx) {
 
 /* [..] -> [.., record] of the draft at idx; raises when the draft is dead. */
 static void flux_pushrecord(lua_State *L, int idx) {
-    if (!((FluxDrafts *)lua_touserdata(L, DRAFTS))->freezing && flux_findrecord(L, DRAFTS, idx)) return;
+    if (!flux_drafts(L)->freezing && flux_findrecord(L, DRAFTS, idx)) return;
     luaL_where(L, 2);
     lua_pushliteral(L, "a state draft was used after its handler returned");
     lua_concat(L, 2);
@@ -138,7 +148,7 @@ static void flux_pushnested(lua_State *L, int drafts) {
     lua_newtable(L);
     lua_pushvalue(L, -1);
     lua_setiuservalue(L, drafts, U_NESTED);
-    ((FluxDrafts *)lua_touserdata(L, drafts))->nested = 1;
+    flux_drafts(L)->nested = 1;
 }
 
 /* [..] -> [.., table]. The draft's own copy, or its base while it has none. */
@@ -164,32 +174,32 @@ static void flux_link(lua_State *L, int record, int parent, int key) {
         lua_pushvalue(L, key);
         lua_rawgeti(L, record, R_DRAFT);
         lua_rawset(L, -5);                               /* pcopy[key] = draft */
-        ((FluxDrafts *)lua_touserdata(L, DRAFTS))->tables = 1;
+        flux_drafts(L)->tables = 1;
     }
     lua_pop(L, 4);
 }
 
 /* [.., base] -> [.., base, copy]: a copy of the table on top, sized once; returns its pairs. */
 static lua_Integer flux_copytable(lua_State *L) {
-    lua_Integer count = 0, sequence;
-    int base = lua_gettop(L), copy, numbered = 0;
+    lua_Integer count = 0, sequence, i;
+    int base = lua_gettop(L), copy = base + 1, numbered = 0;
     luaL_checkstack(L, 2 * FLUX_TOUCH_STACKED + 8, "state nested too deeply");
+    lua_pushnil(L);                                      /* the copy's place: made below its pairs, not moved there */
     lua_pushnil(L);
     while (count <= FLUX_TOUCH_STACKED && lua_next(L, base)) { /* a small table read once, onto the stack */
         numbered |= lua_type(L, -2) == LUA_TNUMBER;
-        lua_pushvalue(L, -2);                            /* [.., base, k1, v1, .., key, value, key] */
+        lua_pushvalue(L, -2);                            /* [.., base, nil, k1, v1, .., key, value, key] */
         count++;
     }
     /* no sequence without a number key */
     sequence = numbered || count > FLUX_TOUCH_STACKED ? (lua_Integer)lua_rawlen(L, base) : 0;
-    if (count <= FLUX_TOUCH_STACKED) {                   /* [.., base, k1, v1, .., kn, vn] */
+    if (count <= FLUX_TOUCH_STACKED) {                   /* [.., base, nil, k1, v1, .., kn, vn] */
         lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
-        copy = base + 1;
-        lua_insert(L, copy);
-        while (lua_gettop(L) > copy) lua_rawset(L, copy);
+        lua_replace(L, copy);
+        for (i = 0; i < count; i++) lua_rawset(L, copy);
         return count;
     }
-    lua_settop(L, base);                                 /* a large one counted first: the copy is sized once */
+    lua_settop(L, copy);                                 /* a large one counted first: the copy is sized once */
     count = 0;
     lua_pushnil(L);
     while (lua_next(L, base)) {
@@ -197,7 +207,7 @@ static lua_Integer flux_copytable(lua_State *L) {
         count++;
     }
     lua_createtable(L, (int)sequence, (int)(count > sequence ? count - sequence : 0));
-    copy = lua_gettop(L);
+    lua_replace(L, copy);
     lua_pushnil(L);
     while (lua_next(L, base)) {                          /* [.., base, copy, key, value] */
         lua_pushvalue(L, -2);
@@ -224,7 +234,7 @@ static void flux_touch(lua_State *L, int record) {
     }
     lua_pop(L, 1);
     if (lua_rawgeti(L, record, R_PARENT) == LUA_TNIL) {  /* the state's own draft: [.., base, copy, nil] */
-        FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
+        FluxDrafts *d = flux_drafts(L);
         lua_pop(L, 1);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, DRAFTS, U_COPY);
@@ -268,7 +278,7 @@ static void flux_addplace(lua_State *L, int record, int parent, int key) {
         lua_newtable(L);
         lua_pushvalue(L, -1);
         lua_rawseti(L, record, R_MORE);
-        ((FluxDrafts *)lua_touserdata(L, DRAFTS))->marked = 1;
+        flux_drafts(L)->marked = 1;
     }
     more = lua_gettop(L);
     n = (lua_Integer)lua_rawlen(L, more);
@@ -363,8 +373,8 @@ static int flux_istop(lua_State *L, FluxDrafts *d, int idx) {
 }
 
 static int flux_draft_index(lua_State *L) {
-    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
-    lua_settop(L, 2);
+    FluxDrafts *d = flux_drafts(L);
+    flux_settopto(L, 2);
     if (flux_istop(L, d, 1)) {                           /* the state's own: what it reads is at hand */
         lua_getiuservalue(L, DRAFTS, d->count >= 0 ? U_COPY : U_BASE);
         lua_pushvalue(L, 2);
@@ -379,9 +389,9 @@ static int flux_draft_index(lua_State *L) {
  * whether the field now differs from the old state's, so that freezing such a draft needs no walk. Its
  * first write copies the state (a state held inside itself has more places to link it into: flux_touch). */
 static int flux_draft_newindex(lua_State *L) {
-    FluxDrafts *d = (FluxDrafts *)lua_touserdata(L, DRAFTS);
+    FluxDrafts *d = flux_drafts(L);
     int before, after, fresh = 0;
-    lua_settop(L, 3);
+    flux_settopto(L, 3);
     if (!flux_istop(L, d, 1)) {
         flux_pushrecord(L, 1);                           /* [d, k, v, record] */
         flux_touch(L, 4);
@@ -648,43 +658,37 @@ int flux_sameshape(lua_State *L, int a, int b, int depth) {
     return flux_keysin(L, b, a);                         /* no key only b has */
 }
 
-/* [..] -> [.., drafts]: the FluxDrafts userdata, invoke's and freeze's upvalue. */
-static FluxDrafts *flux_pushdrafts(lua_State *L) {
-    lua_pushvalue(L, DRAFTS);
-    return (FluxDrafts *)lua_touserdata(L, -1);
-}
-
-/* invoke(handler, state, action): the handler called with a draft of the state; what it returns (a
+/* invoke(state, handler, nil, action): the handler called with a draft of the state; what it returns (a
  * table), or the draft as it changed it when it returns nothing, frozen. A new state holding the same as
- * the old one is no change, and so is the old state itself: then the first result is nil (nobody hears of
- * it and no undo step is made). The second result is the old state's undo cost beside the new one, as
- * flux_tablecost counts it: from the counted writes, in the walk that freezes, or in one walk of the old
- * state's top table with the comparison (flux_samestate); 0 when nothing changed. `action` is nil for a handler that cannot see it. A failed handler leaves its
- * session live
- * until the next call: its drafts can still be written (to copies of their own) but never frozen into a
- * state. A session that another began while the handler ran (a handler reached from a handler) is not
- * frozen: its drafts died with it. */
+ * the old one is no change, and so is the old state itself: then the result is nil (nobody hears of it and
+ * no undo step is made). The old state's undo cost beside the new one, as flux_tablecost counts it, is left
+ * in the FluxDrafts for flux_callinvoke: from the counted writes, in the walk that freezes, or in one walk
+ * of the old state's top table with the comparison (flux_samestate); 0 when nothing changed. `action` is
+ * nil for a handler that cannot see it; the nil before it is the draft's place, so the call takes its
+ * arguments where they are. A failed handler leaves its session live until the next call: its drafts can
+ * still be written (to copies of their own) but never frozen into a state. A session that another began
+ * while the handler ran (a handler reached from a handler) is not frozen: its drafts died with it. */
 static int flux_invoke(lua_State *L) {
     long long bytes = 0;
     unsigned generation;
-    FluxDrafts *d;
+    int type;
+    FluxDrafts *d = flux_drafts(L);
     FluxCompare compare;
-    lua_settop(L, 3);
-    d = flux_pushdrafts(L);                              /* [handler, state, action, drafts] */
+    flux_settopto(L, 4);                                 /* [state, handler, nil, action] */
     d->tables = 0;
     d->differing = 0;
     d->freezing = 0;                                     /* a freeze that raised left it set */
     if (d->nested) {                                     /* the last session's nested drafts die */
         lua_pushnil(L);
-        lua_setiuservalue(L, 4, U_NESTED);
+        lua_setiuservalue(L, DRAFTS, U_NESTED);
         d->nested = 0;
     }
-    lua_pushvalue(L, 2);
-    lua_setiuservalue(L, 4, U_BASE);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, DRAFTS, U_BASE);
     d->count = -1;                                       /* U_COPY holds the last session's copy until set */
     d->synced = 0;                                       /* the record is given this session's on first use */
     if (d->marked) {
-        lua_getiuservalue(L, 4, U_TOP);
+        lua_getiuservalue(L, DRAFTS, U_TOP);
         lua_pushnil(L);
         lua_rawseti(L, -2, R_MORE);
         lua_pushnil(L);
@@ -693,37 +697,35 @@ static int flux_invoke(lua_State *L) {
         d->marked = 0;
     }
     lua_createtable(L, 0, 0);                            /* the state's draft */
-    lua_getiuservalue(L, 4, U_METATABLE);
+    lua_pushvalue(L, lua_upvalueindex(2));               /* the drafts' metatable */
     lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_setiuservalue(L, 4, U_DRAFT);                   /* [.., drafts, draft] */
     d->top = lua_topointer(L, 5);
+    lua_copy(L, 5, 3);                                   /* into its place */
+    lua_setiuservalue(L, DRAFTS, U_DRAFT);              /* [state, handler, draft, action] */
     generation = ++d->generation;
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, 5);
-    lua_pushvalue(L, 3);
-    lua_call(L, 2, 1);                                   /* [handler, state, action, drafts, draft, new] */
+    lua_call(L, 2, 1);                                   /* [state, new] */
     d->freezing = 1;
     if (d->generation != generation) luaL_error(L, "a state draft's handler was interrupted by another handler");
-    if (lua_isnil(L, 6)) {                               /* nothing returned: the draft as changed */
+    type = lua_type(L, 2);
+    if (type == LUA_TNIL) {                              /* nothing returned: the draft as changed (this session's) */
         lua_pop(L, 1);
-        lua_pushvalue(L, 5);
+        type = lua_getiuservalue(L, DRAFTS, U_DRAFT);
     }
-    if (lua_type(L, 6) == LUA_TTABLE) {
+    if (type == LUA_TTABLE) {
         /* the state's pairs when its draft was returned and given a copy (the session is this one: d->top is
          * its draft), else -1 */
-        lua_Integer count = lua_topointer(L, 6) == d->top ? d->count : -1;
+        lua_Integer count = lua_topointer(L, 2) == d->top ? d->count : -1;
         int flat = 0;
         lua_pushnil(L);
-        if (count >= 0 && !d->tables && !lua_next(L, 6)) {
+        if (count >= 0 && !d->tables && !lua_next(L, 2)) {
             /* the draft's copy, changed in fields that hold no table: the old state's tables and height,
              * the fields counted as they were written */
             if (d->differing == 0) {
                 lua_pushnil(L);                          /* no change */
                 flat = 1;
             } else {
-                lua_getiuservalue(L, 4, U_COPY);
-                if (lua_getmetatable(L, 2)) {
+                lua_getiuservalue(L, DRAFTS, U_COPY);
+                if (lua_getmetatable(L, 1)) {
                     lua_setmetatable(L, -2);             /* the old state's mark */
                     bytes = flux_flatcost(count);
                     flat = 1;
@@ -731,15 +733,15 @@ static int flux_invoke(lua_State *L) {
             }
         }
         if (!flat) {
-            lua_settop(L, 6);
+            lua_settop(L, 2);
             d->marked = 1;                               /* records get R_FROZEN */
             flux_comparebegin(&compare);
-            flux_freezetop(L, 4, 1, 2, count >= 0 && count <= FLUX_TOUCH_STACKED ? &compare : NULL);
+            flux_freezetop(L, DRAFTS, 1, 1, count >= 0 && count <= FLUX_TOUCH_STACKED ? &compare : NULL);
             /* the draft's copy, made from the old state, compared as it was frozen: the same when it has
              * the old state's pairs, all of them alike */
-            if (lua_rawequal(L, 2, -1)) bytes = -1;
+            if (lua_rawequal(L, 1, -1)) bytes = -1;
             else if (count >= 0 && count <= FLUX_TOUCH_STACKED && compare.matched == count) bytes = compare.same ? -1 : compare.bytes;
-            else if (flux_samestate(L, 2, -1, &bytes)) bytes = -1;
+            else if (flux_samestate(L, 1, -1, &bytes)) bytes = -1;
             if (bytes < 0) {                             /* the old state, or one holding the same: no change */
                 lua_pushnil(L);
                 bytes = 0;
@@ -750,20 +752,18 @@ static int flux_invoke(lua_State *L) {
     d->freezing = 0;
     if (d->nested) {
         lua_pushnil(L);
-        lua_setiuservalue(L, 4, U_NESTED);
+        lua_setiuservalue(L, DRAFTS, U_NESTED);
         d->nested = 0;
     }
-    lua_pushinteger(L, (lua_Integer)bytes);
-    return 2;
+    d->cost = bytes;
+    return 1;
 }
 
 /* freeze(table): a state from a script (flux.store's initial state), the script keeping its own table. No
  * draft is part of it: a draft there is an error. */
 static int flux_freeze(lua_State *L) {
     lua_settop(L, 1);
-    flux_pushdrafts(L);
-    lua_insert(L, 1);                                    /* [drafts, table] */
-    flux_freezetop(L, 1, 0, 0, NULL);
+    flux_freezetop(L, DRAFTS, 0, 0, NULL);
     return 1;
 }
 
@@ -777,18 +777,22 @@ int flux_takesaction(lua_State *L) {
     return ar.nparams >= 2 || ar.isvararg;
 }
 
-int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop) {
+int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop, long long *cost) {
+    int status;
     int base = lua_gettop(L) - (action ? 1 : 0);         /* [.., action?] */
     flux_pushmsghandler(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, invoke);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, handler);
     lua_rawgeti(L, LUA_REGISTRYINDEX, state);
-    if (action) lua_rotate(L, base + 1, -1);             /* [.., msgh, invoke, handler, state, action] */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, handler);
+    lua_pushnil(L);                                      /* the draft's place */
+    if (action) lua_rotate(L, base + 1, -1);             /* [.., msgh, invoke, state, handler, nil, action] */
     else lua_pushnil(L);
-    return flux_pcallwith(L, 3, 2, base + 1, stop);
+    status = flux_pcallwith(L, 4, 1, base + 1, stop);
+    if (status == LUA_OK) *cost = flux_drafts(L)->cost;  /* the invoke that returned last is this one */
+    return status;
 }
 
-/* Made once with the drafts as their upvalue (flux_opendrafts, in a protected call): pushing them later
+/* Made once with the drafts as their first upvalue (flux_opendrafts, in a protected call): pushing them later
  * allocates nothing. */
 void flux_pushinvoke(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &invokekey); }
 void flux_pushfreeze(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &freezekey); }
@@ -802,6 +806,7 @@ void flux_opendrafts(lua_State *L) {
         {NULL, NULL},
     };
     FluxDrafts *d = (FluxDrafts *)lua_newuserdatauv(L, sizeof(FluxDrafts), U_DRAFT);
+    flux_control(L)->drafts = d;                     /* the registry keeps it while the state lives */
     d->top = NULL;
     d->generation = 0;
     d->tables = 0;
@@ -811,13 +816,11 @@ void flux_opendrafts(lua_State *L) {
     d->marked = 0;
     d->synced = 0;
     d->freezing = 0;
+    d->cost = 0;
     lua_createtable(L, R_FROZEN, 0);
     lua_setiuservalue(L, -2, U_TOP);
     lua_newtable(L);
     lua_setiuservalue(L, -2, U_MARKS);
-    lua_pushvalue(L, -1);
-    lua_pushcclosure(L, flux_invoke, 1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &invokekey);
     lua_pushvalue(L, -1);
     lua_pushcclosure(L, flux_freeze, 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &freezekey);      /* [drafts] */
@@ -825,6 +828,8 @@ void flux_opendrafts(lua_State *L) {
     lua_pushvalue(L, -2);
     luaL_setfuncs(L, methods, 1);                       /* each method's upvalue: the drafts */
     flux_protectmetatable(L, FLUX_DRAFT_METATABLE);
-    lua_setiuservalue(L, -2, U_METATABLE);
-    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, -3, U_METATABLE);              /* [drafts, metatable] */
+    lua_pushcclosure(L, flux_invoke, 2);                /* its upvalues: the drafts and their metatable */
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &invokekey);
 }

@@ -4,6 +4,9 @@
 
 #include "CFluxLua.h"
 
+/* The block of the state L belongs to (flux_getcontrol), inlined for the functions a dispatch calls. */
+static inline FluxControl *flux_control(lua_State *L) { return *(FluxControl **)lua_getextraspace(L); }
+
 /* Registry names. */
 #define FLUX_BOX_METATABLE "flux.SwiftFunction"
 #define FLUX_TRACEBACK_KEY "flux.traceback"

@@ -14,9 +14,7 @@ void flux_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
 int flux_getmetatable(lua_State *L, const char *tname) { return luaL_getmetatable(L, tname); }
 const char *flux_typename(lua_State *L, int idx) { return luaL_typename(L, idx); }
 
-FluxControl *flux_getcontrol(lua_State *L) {
-    return *(FluxControl **)lua_getextraspace(L);
-}
+FluxControl *flux_getcontrol(lua_State *L) { return flux_control(L); }
 
 /* Blocks the state freed, by their exact size, each list linked through the blocks themselves: the
  * collector frees in bursts (a sweep step frees many objects at once) that overflow malloc's own small

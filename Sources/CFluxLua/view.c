@@ -17,24 +17,21 @@ static const char viewskey = 0;
 /* [..] -> [.., mt]. The view metatable, kept in a registry slot of its own as well as under its name: found
  * without hashing. */
 static void flux_pushviewmetatable(lua_State *L) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, flux_getcontrol(L)->viewmetatable);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, flux_control(L)->viewmetatable);
 }
 
-/* Raises the argument error luaL_checkudata would unless the value at idx is a view. The functions hold no
- * upvalue: the iterator __pairs hands out is within a script's reach, and debug.getupvalue would hand it
- * the metatable. The metatable is known by its address: the registry keeps it, so no other object has it,
- * and Lua never moves an object. */
+/* [..] -> [.., metatable]. Raises the argument error luaL_checkudata would unless the value at idx is a
+ * view. The metatable is left for the caller to return above (not popped: one call fewer on every read).
+ * The functions hold no upvalue: the iterator __pairs hands out is within a script's reach, and
+ * debug.getupvalue would hand it the metatable. The metatable is known by its address: the registry keeps
+ * it, so no other object has it, and Lua never moves an object. */
 static void flux_checkview(lua_State *L, int idx) {
-    int view = 0;
-    if (lua_getmetatable(L, idx)) {
-        view = lua_topointer(L, -1) == flux_getcontrol(L)->viewmetatable_at;
-        lua_pop(L, 1);
-    }
-    if (!view) luaL_typeerror(L, idx, "flux.state");
+    if (!lua_getmetatable(L, idx) || lua_topointer(L, -1) != flux_control(L)->viewmetatable_at)
+        luaL_typeerror(L, idx, "flux.state");
 }
 
-/* [.., view] -> [.., view, table]. The table behind the view at `idx`; an error for anything else
- * (a metamethod called by hand). */
+/* [..] -> [.., metatable, table]. The table behind the view at `idx`; an error for anything else (a
+ * metamethod called by hand). */
 static void flux_pushtarget(lua_State *L, int idx) {
     flux_checkview(L, idx);
     lua_getiuservalue(L, idx, 1);
@@ -74,9 +71,9 @@ void flux_pushview(lua_State *L) {
 
 /* view[key]: the table's value; a table comes as its view. */
 static int flux_view_index(lua_State *L) {
-    flux_pushtarget(L, 1);                               /* [view, key, t] */
+    flux_pushtarget(L, 1);                               /* [view, key, mt, t] */
     lua_pushvalue(L, 2);
-    if (lua_rawget(L, 3) == LUA_TTABLE) flux_pushview(L);
+    if (lua_rawget(L, -2) == LUA_TTABLE) flux_pushview(L);
     return 1;
 }
 
@@ -91,14 +88,16 @@ static int flux_view_len(lua_State *L) {
     return 1;
 }
 
-/* The iterator __pairs returns: next over the table, tables as views. */
+/* The iterator __pairs returns: next over the table, tables as views. A script can call it by hand, with
+ * more or fewer arguments: only the view and the key are read. */
 static int flux_view_next(lua_State *L) {
-    flux_pushtarget(L, 1);                               /* [view, key, t] */
-    lua_pushvalue(L, 2);                                 /* [view, key, t, key] */
-    if (!lua_next(L, 3)) {
+    lua_settop(L, 2);
+    flux_pushtarget(L, 1);                               /* [view, key, mt, t] */
+    lua_pushvalue(L, 2);                                 /* [view, key, mt, t, key] */
+    if (!lua_next(L, 4)) {
         lua_pushnil(L);
         return 1;
-    }                                                    /* [view, key, t, key', value] */
+    }                                                    /* [view, key, mt, t, key', value] */
     if (lua_type(L, -1) == LUA_TTABLE) flux_pushview(L);
     return 2;
 }
@@ -124,8 +123,8 @@ void flux_openviews(lua_State *L) {
     lua_pushliteral(L, "flux.state");                    /* what tostring shows, as for a Swift state */
     lua_setfield(L, -2, "__name");
     flux_protectmetatable(L, "flux.state");
-    flux_getcontrol(L)->viewmetatable_at = lua_topointer(L, -1);
-    flux_getcontrol(L)->viewmetatable = luaL_ref(L, LUA_REGISTRYINDEX);
+    flux_control(L)->viewmetatable_at = lua_topointer(L, -1);
+    flux_control(L)->viewmetatable = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_newtable(L);                                     /* views[table] = view, while the table lives */
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "k");

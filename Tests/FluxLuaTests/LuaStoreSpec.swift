@@ -44,6 +44,22 @@ struct LuaStoreSpec {
         #expect(try world.run("return kept.n, flux.state('c').n") == [.integer(1), .integer(0)])
     }
 
+    @Test("a published state's pairs iterator called by hand reads only the state and key it is given: more arguments, fewer, or another object")
+    func viewIteratorByHand() throws {
+        try world.run(#"""
+        flux.store{name = "c", state = {n = 0}, on = {["c.up"] = function(state) state.n = state.n + 1 end}}
+        flux.subscribe("c", function(state) view = state end)
+        flux.dispatch("c.up")
+        iterate = pairs(view)
+        """#)
+        #expect(try world.run("return iterate(view, nil, 5)") == [.string("n"), .integer(1)])
+        #expect(try world.run("return iterate(view, nil, {}, 'x')") == [.string("n"), .integer(1)])
+        #expect(try world.run("return iterate(view)") == [.string("n"), .integer(1)])
+        #expect(try world.run("return iterate(view, 'n', 5)") == [.nil])
+        #expect(world.error("iterate({}, nil, 5)").contains("flux.state expected, got table"))
+        #expect(world.error("iterate(view, 'missing', 5)").contains("invalid key to 'next'"))
+    }
+
     @Test("a new state deep-equal to the old one notifies nobody and makes no undo step")
     func equalStateIsNoChange() throws {
         try world.run(#"""

@@ -106,6 +106,7 @@ typedef struct FluxControl {
     int viewmetatable;            /* the registry slot (luaL_ref) of the state views' metatable (view.c) */
     const void *viewmetatable_at; /* that metatable's address, which it keeps while the state lives */
     struct FluxPool *pool;        /* small blocks the state freed, kept for its next allocations (state.c) */
+    struct FluxDrafts *drafts;    /* a Lua store's handler's drafts, found without a userdata look-up (draft.c) */
 } FluxControl;
 
 /* The block of the state L belongs to; every thread of a state carries it in its extra space. */
@@ -208,18 +209,18 @@ long long flux_tablecost(lua_State *L, int t, int shared, long long budget);
 /* The budget of pairs a state's undo cost is counted with. */
 #define FLUX_COST_BUDGET 4194304LL /* 1 << 22 */
 
-/* [..] -> [.., invoke]. invoke(handler, state, action) calls a Lua store's handler with a copy-on-write
+/* [..] -> [.., invoke]. invoke(state, handler, nil, action) calls a Lua store's handler with a copy-on-write
  * draft of the published state `state` and returns what it returns, a table frozen into a published
- * state (see draft.c), or nil when that holds the same as `state`; and the undo cost of `state` beside it
- * (flux_tablecost with FLUX_COST_BUDGET). */
+ * state (see draft.c), or nil when that holds the same as `state`; the undo cost of `state` beside it
+ * (flux_tablecost with FLUX_COST_BUDGET) is what flux_callinvoke hands back. */
 void flux_pushinvoke(lua_State *L);
 
-/* [.., action?] -> [.., msgh, new state or nil, cost] or [.., msgh, message]: invoke(handler, state,
- * action) under flux_pcallwith, with the message handler (msgh, left for the caller to pop with the rest)
- * and the `invoke`, `handler` and `state` registry refs pushed here, so a Lua store's handler is called
- * with one crossing from Swift. With `action` nonzero the action is on top and taken; else the handler
- * gets nil. Needs 5 free slots. */
-int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop);
+/* [.., action?] -> [.., msgh, new state or nil] or [.., msgh, message]: invoke(state, handler, nil, action)
+ * under flux_pcallwith, with the message handler (msgh, left for the caller to pop with the rest) and the
+ * `invoke`, `handler` and `state` registry refs pushed here, so a Lua store's handler is called with one
+ * crossing from Swift; `cost` receives the undo cost invoke measured. With `action` nonzero the action is on
+ * top and taken; else the handler gets nil. Needs 6 free slots (5 with the action on top). */
+int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action, int *stop, long long *cost);
 
 /* [.., handler] -> [..]. Whether a handler can see the action invoke passes it: it declares a second
  * parameter or takes varargs (a C function always can). One that cannot is given nil: no table is made. */

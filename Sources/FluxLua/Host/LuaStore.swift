@@ -172,15 +172,16 @@ final class LuaStore: StoreProtocol {
         try lua.ensureSpace(6)
         if route.takesAction { try host.pushAction(action, type: route.type, on: lua) }
         var stop: Int32 = 0
-        let status = flux_callinvoke(lua.state, host.invoke.id, route.handler.id, current.id, route.takesAction ? 1 : 0, &stop)
+        var cost: Int64 = 0
+        let status = flux_callinvoke(lua.state, host.invoke.id, route.handler.id, current.id, route.takesAction ? 1 : 0, &stop, &cost)
         guard status == LUA_OK else { throw LuaError(status: status, stop: stop, popping: lua) }
-        switch lua.type(at: base + 2) { // [.., message handler, new state, cost]
+        switch lua.type(at: -1) { // [.., message handler, new state]
         case .table:
-            let after = stateRef(at: base + 2, on: lua)
+            let after = stateRef(poppingTopOf: lua)
             // A state replaced while the handler ran has no measured pair: its cost is walked when asked.
             stepBefore = Unmanaged.passUnretained(current).toOpaque() == before.toOpaque() ? current : nil
             stepAfter = ObjectIdentifier(after)
-            stepBytes = Int(lua.integer(at: base + 3) ?? 0)
+            stepBytes = Int(cost)
             current = after
         case .nil, .none: break // no change, or a state equal to the old one
         case let other:
@@ -201,8 +202,8 @@ final class LuaStore: StoreProtocol {
     /// ref kept long (a snapshot held while many actions run) does not make a new one every round.
     private static let refsLookedAt = 2
 
-    /// A ref holding the table at `index`, a state a handler just made.
-    private func stateRef(at index: Int32, on lua: LuaStack) -> LuaRef {
+    /// A ref holding the table on top, a state a handler just made, popped.
+    private func stateRef(poppingTopOf lua: LuaStack) -> LuaRef {
         let count = stateRefs.count
         var looked = 0
         while looked < Self.refsLookedAt, looked < count {
@@ -213,12 +214,11 @@ final class LuaStore: StoreProtocol {
                 let ref = stateRefs[at]
                 // Into its registry slot, as `LuaStack.assign` does, without its checks: the ref is this
                 // store's and the value a table.
-                lua_pushvalue(lua.state, index)
                 lua_rawseti(lua.state, flux_registryindex(), lua_Integer(ref.id))
                 return ref
             }
         }
-        let ref = lua.ref(at: index)
+        let ref = LuaRef(popping: lua)
         stateRefs.append(ref)
         return ref
     }
