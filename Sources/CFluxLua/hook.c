@@ -11,8 +11,9 @@
  * itself (a coroutine keeps the hook of the thread that created it).
  *
  * To find the thread to set the hook on, each state records the thread running Lua code (`running`):
- * flux_pcall sets it, and so do coroutine.resume and coroutine.wrap, which are replaced by versions that
- * do what lcorolib's do and also keep `running` up to date. flux_interrupt_all reaches every state with
+ * flux_pcall sets it, and so do coroutine.resume, coroutine.wrap and coroutine.close (whose __close
+ * methods run on the coroutine closed), which are replaced by versions that do what lcorolib's do and also
+ * keep `running` up to date. flux_interrupt_all reaches every state with
  * a call running through a process-wide table of them.
  *
  * A script's own hook (debug.sethook) never replaces the host's: debug.sethook and debug.gethook are
@@ -363,7 +364,7 @@ int flux_resumebounded(lua_State *L, lua_State *co, int nargs, long long budget,
 }
 
 /* ---------------------------------------------------------------------------------------------------------
- * coroutine.resume and coroutine.wrap that keep `running` up to date
+ * coroutine.resume, coroutine.wrap and coroutine.close that keep `running` up to date
  * ------------------------------------------------------------------------------------------------------- */
 
 /* lcorolib's auxresume, with co published as the running thread while it runs and the resumer's hook
@@ -410,6 +411,27 @@ static int flux_coresume(lua_State *L) {
     return r + 1; /* true, results… */
 }
 
+/* How deeply closing coroutines may nest (a __close that closes another coroutine, and so on): Lua 5.4.4
+ * counts the C calls of the __close methods lua_resetthread runs from the closed coroutine's own count, not
+ * the caller's, so a chain of them would overflow the C stack. */
+#define FLUX_CLOSE_MAX_DEPTH 16
+
+/* Closes co's pending to-be-closed variables, as lua_resetthread, with co published as the running thread
+ * meanwhile (an interrupt reaches a __close that loops) and the nesting bounded. Returns lua_resetthread's
+ * status, the error on co when it failed; raises when closing nests too deeply. */
+static int flux_closethread(lua_State *L, lua_State *co) {
+    FluxControl *control = flux_getcontrol(L);
+    lua_State *outer = control->running;
+    int status;
+    if (control->closing >= FLUX_CLOSE_MAX_DEPTH) luaL_error(L, "C stack overflow (coroutines closed inside __close)");
+    control->closing++;
+    if (outer != NULL) flux_setrunning(co, control);
+    status = lua_resetthread(co);
+    if (outer != NULL) flux_setrunning(outer, control);
+    control->closing--;
+    return status;
+}
+
 /* The function coroutine.wrap returns, as lcorolib's auxwrap. */
 static int flux_auxwrap(lua_State *L) {
     lua_State *co = lua_tothread(L, lua_upvalueindex(1));
@@ -417,7 +439,7 @@ static int flux_auxwrap(lua_State *L) {
     if (r < 0) {
         int status = lua_status(co);
         if (status != LUA_OK && status != LUA_YIELD) { /* an error in the coroutine */
-            status = lua_resetthread(co);              /* close its to-be-closed variables */
+            status = flux_closethread(L, co);          /* close its to-be-closed variables */
             lua_xmove(co, L, 1);
         }
         if (status != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
@@ -441,13 +463,47 @@ static int flux_cowrap(lua_State *L) {
     return 1;
 }
 
-/* Replaces coroutine.resume and coroutine.wrap (luaL_openlibs must have run). */
+/* The name of co's status, as lcorolib's auxstatus, seen from L. */
+static const char *flux_costatus(lua_State *L, lua_State *co) {
+    lua_Debug ar;
+    if (L == co) return "running";
+    switch (lua_status(co)) {
+    case LUA_YIELD:
+        return "suspended";
+    case LUA_OK:
+        if (lua_getstack(co, 0, &ar)) return "normal";
+        return lua_gettop(co) == 0 ? "dead" : "suspended";
+    default:
+        return "dead";                                  /* it failed */
+    }
+}
+
+/* coroutine.close(co), as in lcorolib. */
+static int flux_coclose(lua_State *L) {
+    lua_State *co;
+    const char *status;
+    luaL_checktype(L, 1, LUA_TTHREAD);
+    co = lua_tothread(L, 1);
+    status = flux_costatus(L, co);
+    if (status[0] != 'd' && status[0] != 's') return luaL_error(L, "cannot close a %s coroutine", status);
+    if (flux_closethread(L, co) == LUA_OK) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    lua_pushboolean(L, 0);
+    lua_xmove(co, L, 1);                                 /* the error */
+    return 2;
+}
+
+/* Replaces coroutine.resume, coroutine.wrap and coroutine.close (luaL_openlibs must have run). */
 static void flux_opencoroutines(lua_State *L) {
     if (lua_getglobal(L, "coroutine") == LUA_TTABLE) {
         lua_pushcfunction(L, flux_coresume);
         lua_setfield(L, -2, "resume");
         lua_pushcfunction(L, flux_cowrap);
         lua_setfield(L, -2, "wrap");
+        lua_pushcfunction(L, flux_coclose);
+        lua_setfield(L, -2, "close");
     }
     lua_pop(L, 1);
 }

@@ -102,6 +102,7 @@ typedef struct FluxControl {
     int polling;                  /* no place was free: the hook polls all along instead */
     int script_hooks;             /* a script has set a hook with debug.sethook: the hook looks it up */
     int closed;                   /* set when the owner goes: Swift functions called after it raise an error */
+    int closing;                  /* coroutine closes nested now (hook.c) */
     long long calls;              /* protected calls begun (flux_pcallwith), nested ones included */
     int viewmetatable;            /* the registry slot (luaL_ref) of the state views' metatable (view.c) */
     const void *viewmetatable_at; /* that metatable's address, which it keeps while the state lives */
