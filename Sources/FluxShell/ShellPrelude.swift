@@ -28,7 +28,9 @@ enum ShellPrelude {
     static let source = #"""
     local type, tostring, pairs, next, getmetatable, select, error, pcall =
           type, tostring, pairs, next, getmetatable, select, error, pcall
-    local format, concat, sort, mathtype = string.format, table.concat, table.sort, math.type
+    local format, concat, sort, pack, mathtype = string.format, table.concat, table.sort, table.pack, math.type
+    -- Called as functions, not as methods of a string: a script can change the strings' metatable.
+    local match, gmatch, gsub, sub, find = string.match, string.gmatch, string.gsub, string.sub, string.find
     local rawget = rawget
     -- The real metatable, past a __metatable field a script set (the host's own stay hidden: debug.getmetatable
     -- honours theirs).
@@ -41,13 +43,13 @@ enum ShellPrelude {
     end
 
     local keywords = {}
-    for word in ("and break do else elseif end false for function goto if in local nil not or repeat "
-                 .. "return then true until while"):gmatch("%a+") do
+    for word in gmatch("and break do else elseif end false for function goto if in local nil not or repeat "
+                       .. "return then true until while", "%a+") do
       keywords[word] = true
     end
 
     local function quote(s)
-      return (format("%q", s):gsub("\\\n", "\\n"))
+      return (gsub(format("%q", s), "\\\n", "\\n"))
     end
 
     -- Numbers before strings before the rest; each kind in its natural order.
@@ -66,7 +68,7 @@ enum ShellPrelude {
     end
 
     local function key_text(k)
-      if type(k) == "string" and k:match("^[%a_][%w_]*$") and not keywords[k] then return k end
+      if type(k) == "string" and match(k, "^[%a_][%w_]*$") and not keywords[k] then return k end
       if type(k) == "string" then return "[" .. quote(k) .. "]" end
       if type(k) == "number" or type(k) == "boolean" then return "[" .. tostring(k) .. "]" end
       return "[" .. format("%s: %p", type(k), k) .. "]"
@@ -126,7 +128,7 @@ enum ShellPrelude {
       if #parts == 0 then return "{}" end
       local line = "{" .. concat(parts, ", ") .. "}"
       for _, part in next, parts do
-        if part:find("\n", 1, true) then multiline = true break end
+        if find(part, "\n", 1, true) then multiline = true break end
       end
       if not multiline and #indent + #line <= (limit or width) then return line end
       return "{\n" .. inner .. concat(parts, ",\n" .. inner) .. ",\n" .. indent .. "}"
@@ -135,7 +137,7 @@ enum ShellPrelude {
     -- What the REPL prints for a chunk's results: strings as they are (as `lua` does), other values
     -- in constructor form, tab-separated.
     local function show(...)
-      local results = table.pack(...)
+      local results = pack(...)
       local parts = {}
       for i = 1, results.n do
         local value = results[i]
@@ -146,12 +148,12 @@ enum ShellPrelude {
 
     -- The fields of the table a dotted prefix names, as whole words: "flux.di" -> "flux.dispatch".
     local function complete(word)
-      local path, last = word:match("^(.*)[.:]([%w_]*)$")
+      local path, last = match(word, "^(.*)[.:]([%w_]*)$")
       local base = _G
       local lead = ""
       if path then
-        lead = word:sub(1, #path + 1)
-        for name in path:gmatch("[^.:]+") do
+        lead = sub(word, 1, #path + 1)
+        for name in gmatch(path, "[^.:]+") do
           local ok, field = pcall(function() return base[name] end)
           if not ok then return {} end
           base = field
@@ -161,7 +163,7 @@ enum ShellPrelude {
       end
       local names, seen = {}, {}
       local function add(k)
-        if type(k) == "string" and not seen[k] and k:sub(1, #last) == last and k:match("^[%a_][%w_]*$") then
+        if type(k) == "string" and not seen[k] and sub(k, 1, #last) == last and match(k, "^[%a_][%w_]*$") then
           seen[k] = true
           names[#names + 1] = lead .. k
         end
@@ -217,7 +219,7 @@ enum ShellPrelude {
               or "expected an error, but none was raised", 2)
       end
       local message = tostring(err)
-      if fragment ~= nil and not message:find(tostring(fragment), 1, true) then
+      if fragment ~= nil and not find(message, tostring(fragment), 1, true) then
         error(format("expected an error containing %s, got %s", quote(tostring(fragment)), quote(message)), 2)
       end
       return message

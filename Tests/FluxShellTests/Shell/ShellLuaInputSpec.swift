@@ -39,6 +39,15 @@ struct ShellLuaInputSpec {
         #expect(shell.print("'the shell goes on'") == "the shell goes on\n")
     }
 
+    @Test("a script that takes the strings' metatable away or replaces table.pack still sees values printed")
+    func strippedStringMetatable() {
+        let shell = ShellTranscript()
+        shell.type("debug.setmetatable('', nil); table.pack = nil")
+        #expect(shell.print("{b = 2, a = 'x', ['not a name'] = true}") == "{a = \"x\", b = 2, [\"not a name\"] = true}\n")
+        #expect(shell.print("flux.inspect({1, 2})") == "{1, 2}\n")
+        #expect(shell.type("expect_error(function() error('boom') end, 'boom')").ok)
+    }
+
     @Test("a state view a script kept prints its contents")
     func keptStateView() {
         let shell = ShellTranscript()
