@@ -205,6 +205,32 @@ struct LuaStoreSpec {
         #expect(world.host.payloadFields(of: "todo.add")?.description == "{due: number?, title: string}")
     }
 
+    @Test("a declared field is plain data as an undeclared payload is: a table field that is no table, holds a function or a cycle, a key that is neither string nor integer, is nested too deep, or a number that is not finite is refused and changes nothing")
+    func declaredFieldsArePlainData() throws {
+        try world.run(#"""
+        flux.store{name = "box", state = {},
+          actions = {["box.put"] = {v = "table?", n = "number?"}},
+          on = {["box.put"] = function(state, action) state.v = action.v state.n = action.n end}}
+        flux.dispatch("box.put", {v = {a = {1, 2}}, n = 1.5})
+        deep = {} local t = deep for i = 1, 300 do t.x = {} t = t.x end
+        cycle = {} cycle.self = cycle
+        """#)
+        let refused = [
+            ("{v = 'text'}", "expected a table, got string"),
+            ("{v = {f = print}}", "function cannot be sent"),
+            ("{v = cycle}", "cycle"),
+            ("{v = {[true] = 1}}", "boolean key"),
+            ("{v = deep}", "nested deeper than"),
+            ("{v = {x = 0/0}}", "cannot be logged"),
+            ("{n = 1/0}", "cannot be logged"),
+        ]
+        for (payload, message) in refused {
+            let error = world.error("flux.dispatch('box.put', \(payload))")
+            #expect(error.contains(message), "\(payload): \(error)")
+        }
+        #expect(try world.run("local s = flux.state('box') return s.v.a[2], s.n") == [.integer(2), .number(1.5)])
+    }
+
     @Test("flux.group returns its function's results; when the function raises, every action it dispatched is rolled back and no undo step remains")
     func groupAllOrNothing() throws {
         try world.run(#"""

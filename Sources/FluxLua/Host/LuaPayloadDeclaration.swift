@@ -41,12 +41,19 @@ struct LuaPayloadDeclaration: Equatable {
     }
 
     /// The payload read from `decoder`, field by field: a field it does not read is refused by the decoder.
+    /// From a script, each field is plain data, as an undeclared payload must be
+    /// (``LuaValueDecoder/checkPlainData()``): a table field is a table, and copying one would otherwise
+    /// drop its functions and cycles, change its keys or cut it at the copy's depth without a word.
     func decode(from decoder: any Decoder) throws -> LuaValue {
         let container = try decoder.container(keyedBy: LuaCodingKey.self)
         var payload: [LuaKey: LuaValue] = [:]
         for (name, field) in fields {
             let key = LuaCodingKey(stringValue: name)
             if field.isOptional, try !container.contains(key) || container.decodeNil(forKey: key) { continue }
+            if let value = try container.superDecoder(forKey: key) as? LuaValueDecoder {
+                if field.kind == .table { try value.openTable(expected: "a table", type: [String: Any].self) }
+                try value.checkPlainData()
+            }
             payload[.string(name)] = switch field.kind {
             case .string: .string(try container.decode(String.self, forKey: key))
             case .number: .number(try container.decode(Double.self, forKey: key))
