@@ -110,6 +110,12 @@ static int flux_view_pairs(lua_State *L) {
     return 3;
 }
 
+void flux_pushviewpairs(lua_State *L) {
+    lua_pushcfunction(L, flux_view_next);
+    lua_insert(L, -2);
+    lua_pushnil(L);
+}
+
 void flux_openviews(lua_State *L) {
     static const luaL_Reg methods[] = {
         {"__index", flux_view_index},

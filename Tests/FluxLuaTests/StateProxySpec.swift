@@ -309,6 +309,20 @@ struct StateProxySpec {
         #expect(try world.run("return shelf_view.count, lua_view.n, lua_view.tags[1]") == [.integer(1), .integer(1), .string("x")])
     }
 
+    @Test("a script that replaces the global pairs cannot change what another script's pairs of a state view yields")
+    func pairsNotHijacked() throws {
+        try world.run(#"""
+        flux.dispatch("shelf.add")
+        flux.subscribe("shelf", function(state) shelf_view = state end)
+        local pairs = pairs                  -- taken before another script replaces the global
+        function fields() local t = {} for k, v in pairs(shelf_view) do t[#t + 1] = k .. "=" .. (type(v) == "userdata" and "view" or tostring(v)) end table.sort(t) return table.concat(t, " ") end
+        """#)
+        let honest: [LuaValue] = [.string("after=10 before=view count=1 inner=view title=shelf 1")]
+        #expect(try world.run("return fields()") == honest)
+        try world.run(#"pairs = function() return function(_, k) if k == nil then return "count", 999 end end, nil, nil end"#)
+        #expect(try world.run("return fields()") == honest)
+    }
+
     @Test("states whose views a script let go are released soon after, not when the table of states fills up")
     func droppedViewsLetTheirStatesGo() throws {
         let census = Census()

@@ -202,6 +202,10 @@ void flux_pushview(lua_State *L);
  * memory. */
 void flux_newview(lua_State *L, int table, int slot);
 
+/* [.., view] -> [.., next, view, nil]: what `pairs(view)` returns, without looking up the global `pairs`
+ * (a script can replace it). Allocates nothing. */
+void flux_pushviewpairs(lua_State *L);
+
 /* About how many bytes the table at `t` holds that the value at `shared` (another state, or nil) does
  * not: each table its header and a slot per pair; a nested table that is the very table `shared` holds
  * under the same key is neither counted nor walked. Stops counting after `budget` pairs (a table that

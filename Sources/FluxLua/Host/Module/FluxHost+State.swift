@@ -81,9 +81,8 @@ extension FluxHost {
         define(.pairs) { [reference] lua, slot in
             let host = try reference.require()
             try host.pushWhole(slot, on: lua)     // [view, whole]
-            lua.getGlobal("pairs")           // [view, whole, pairs]
-            lua.insertTop(at: -2)            // [view, pairs, whole]
-            try lua.pcall(arguments: 1, results: 3)
+            try lua.ensureSpace(2)
+            flux_pushviewpairs(lua.state)         // [view, next, whole, nil]: not the global `pairs`, a script's
             return 3
         }
         define(.toString) { lua, slot in
