@@ -32,6 +32,10 @@ void flux_openfinalizers(lua_State *L);
  * objects out of reach (debuglib.c). */
 void flux_opendebug(lua_State *L);
 
+/* Replaces load, loadfile, dofile and require's searcher of Lua files with versions that load source text
+ * only (load.c). */
+void flux_openload(lua_State *L);
+
 /* Sets up the view metatable and its cache (view.c). */
 void flux_openviews(lua_State *L);
 

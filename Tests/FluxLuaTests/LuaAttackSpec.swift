@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FluxLua
 
@@ -25,6 +26,49 @@ extension FluxLuaTests {
             return ok, message:find("C stack overflow", 1, true) ~= nil
             """) == [false, true])
             #expect(try vm.run("return coroutine.close(coroutine.create(print))") == [true])
+        }
+
+        @Test("precompiled chunks are refused by load, loadfile, dofile and require: corrupted bytecode never runs")
+        func precompiledChunksRefused() throws {
+            let vm = LuaVM()
+            // Lua does not check bytecode: run, these corrupted chunks read and write memory out of bounds.
+            #expect(try vm.run("""
+            local function f(a, b) local t = {a, b, "x", 1.5} for i = 1, #t do t[i] = tostring(t[i]) .. a end return t[1], #t, b end
+            local dumped = string.dump(f)
+            math.randomseed(1)
+            local loaded = 0
+            for i = 1, 20000 do
+              local bytes = {dumped:byte(1, -1)}
+              for j = 1, math.random(1, 3) do local p = math.random(40, #bytes) bytes[p] = math.random(0, 255) end
+              local chunk = load(string.char(table.unpack(bytes)), "fuzz")
+              if chunk then loaded = loaded + 1 pcall(chunk, "a", "b") end
+            end
+            local chunk, message = load(dumped)
+            return loaded, chunk, message
+            """) == [0, .nil, "attempt to load a binary chunk (mode is 't')"])
+            #expect(try vm.run("return select(2, pcall(load, string.dump(print ~= nil and function() end), 'c', 'b'))")
+                == ["bad argument #3 to 'load' (precompiled chunks cannot be loaded)"])
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flux-bytecode-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try vm.run("""
+            folder = ...
+            local file = assert(io.open(folder .. "/compiled.lua", "wb"))
+            file:write(string.dump(function() return "ran" end)) file:close()
+            file = assert(io.open(folder .. "/plain.lua", "w"))
+            file:write("return 'plain', ...") file:close()
+            package.path = folder .. "/?.lua"
+            """.replacingOccurrences(of: "folder = ...", with: "folder = \"\(folder.path)\""))
+            #expect(try vm.run("return select(2, loadfile(folder .. '/compiled.lua'))")
+                == [.string("attempt to load a binary chunk (mode is 't')")])
+            #expect(try vm.run("return select(2, pcall(dofile, folder .. '/compiled.lua'))")
+                == [.string("attempt to load a binary chunk (mode is 't')")])
+            #expect(try vm.run("return select(2, pcall(require, 'compiled')):find('error loading module', 1, true) ~= nil") == [true])
+            // Source text loads as before, an environment given or not.
+            #expect(try vm.run("""
+            return load("return x", "c", "t", {x = 5})(), loadfile(folder .. "/plain.lua")("a"), dofile(folder .. "/plain.lua"),
+              require("plain"), select("#", load("return 1")()), (pcall(load("return x", "c", "t", nil)))
+            """) == [5, "plain", "plain", "plain", 1, false])
         }
 
         @Test("an interrupt stops a __close that loops while coroutine.close or a failed wrap closes it",
