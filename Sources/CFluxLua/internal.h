@@ -33,7 +33,7 @@ void flux_openfinalizers(lua_State *L);
 void flux_opendebug(lua_State *L);
 
 /* Replaces load, loadfile, dofile and require's searcher of Lua files with versions that load source text
- * only (load.c). */
+ * only, and package.loadlib with one that opens Lua modules' entry points only (load.c). */
 void flux_openload(lua_State *L);
 
 /* Sets up the view metatable and its cache (view.c). */

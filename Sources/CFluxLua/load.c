@@ -1,7 +1,11 @@
 /*
- * Source text only: load, loadfile, dofile and require's searcher of Lua files refuse precompiled chunks, as
- * the host's own loads do (flux_load). Lua does not check bytecode: a crafted chunk reads and writes
- * memory out of bounds and crashes the shell. Each does what the base and package libraries' do otherwise.
+ * What code a script can load.
+ * - Source text only: load, loadfile, dofile and require's searcher of Lua files refuse precompiled chunks,
+ *   as the host's own loads do (flux_load). Lua does not check bytecode: a crafted chunk reads and writes
+ *   memory out of bounds and crashes the shell.
+ * - package.loadlib hands out a C library's Lua module entry points (luaopen_*) only, as require finds
+ *   them: any other symbol is no lua_CFunction, and called as one it crashes the shell.
+ * Each does what the base and package libraries' do otherwise.
  */
 #include <string.h>
 #include "internal.h"
@@ -62,6 +66,24 @@ static int flux_searchtext(lua_State *L) {
     return 2;
 }
 
+/* package.loadlib(path, funcname), upvalue 1 being the library's: funcname "*" (the library linked only)
+ * or a module's entry point. */
+static int flux_loadlib(lua_State *L) {
+    const char *init = luaL_checkstring(L, 2);
+    luaL_checkstring(L, 1);
+    lua_settop(L, 2);
+    if (strcmp(init, "*") != 0 && strncmp(init, "luaopen_", 8) != 0) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "'%s' is not a Lua module's entry point (luaopen_*)", init);
+        lua_pushliteral(L, "init");
+        return 3;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* [.., lib] -> [.., lib]. Replaces lib[name], the library's function, with flux_loadtext around it. */
 static void flux_wraploader(lua_State *L, const char *name, int modearg) {
     lua_getfield(L, -1, name);
@@ -83,6 +105,10 @@ void flux_openload(lua_State *L) {
         lua_pushvalue(L, -3);
         lua_pushcclosure(L, flux_searchtext, 2);
         lua_rawseti(L, -2, 2);                           /* the second searcher is Lua files' */
+        lua_pop(L, 1);                                   /* [package] */
+        lua_getfield(L, -1, "loadlib");
+        lua_pushcclosure(L, flux_loadlib, 1);
+        lua_setfield(L, -2, "loadlib");
     }
     lua_settop(L, top);
 }

@@ -71,6 +71,17 @@ extension FluxLuaTests {
             """) == [5, "plain", "plain", "plain", 1, false])
         }
 
+        @Test("package.loadlib hands out no symbol but a Lua module's entry point: any other, called, crashes the shell")
+        func loadlibEntryPointsOnly() throws {
+            let vm = LuaVM()
+            // Called, `abort` would end the process: that it is not handed out is what a script can see.
+            #expect(try vm.run("local f, message, where = package.loadlib('libc.so.6', 'abort') return type(f), message, where")
+                == ["nil", "'abort' is not a Lua module's entry point (luaopen_*)", "init"])
+            #expect(try vm.run("local f, message, where = package.loadlib('/no/such/library.so', 'luaopen_x') return type(f), where")
+                == ["nil", "open"])
+            #expect(try vm.run("return package.loadlib('libc.so.6', '*')") == [true])
+        }
+
         @Test("an interrupt stops a __close that loops while coroutine.close or a failed wrap closes it",
               .timeLimit(.minutes(1)))
         func interruptInClose() throws {
