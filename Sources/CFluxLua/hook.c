@@ -222,6 +222,26 @@ void flux_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
 }
 
+/* Charges `work` instructions to the call running and raises what the hook would once the call is being
+ * stopped (interrupted, or past its budget): for a library loop in C that runs no Lua code, which the hook
+ * never reaches. */
+void flux_checkstop(lua_State *L, long long work) {
+    FluxControl *control = flux_getcontrol(L);
+    if (control->depth == 0) return;
+    if (control->stop == FLUX_STOP_NONE) {
+        if (flux_interrupt_pending(control))
+            control->stop = FLUX_STOP_INTERRUPTED;
+        else if (control->budget > 0 && (control->remaining -= work) <= 0)
+            control->stop = FLUX_STOP_BUDGET;
+    }
+    if (control->stop == FLUX_STOP_NONE) return;
+    flux_hooknow(L);                                     /* and at every instruction after, as the hook does */
+    luaL_where(L, 1);
+    lua_pushstring(L, control->stop == FLUX_STOP_INTERRUPTED ? "interrupted" : "instruction budget exceeded");
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
 /* ---------------------------------------------------------------------------------------------------------
  * Interrupts: async-signal-safe, callable from any thread
  * ------------------------------------------------------------------------------------------------------- */

@@ -36,6 +36,12 @@ void flux_opendebug(lua_State *L);
  * only, and package.loadlib with one that opens Lua modules' entry points only (load.c). */
 void flux_openload(lua_State *L);
 
+/* Replaces string.rep and table.move with versions whose loops the budget and interrupts reach (libloops.c). */
+void flux_openlibloops(lua_State *L);
+/* Charges `work` instructions to the call running, and raises as the count hook does when the call is being
+ * stopped (hook.c). */
+void flux_checkstop(lua_State *L, long long work);
+
 /* Sets up the view metatable and its cache (view.c). */
 void flux_openviews(lua_State *L);
 

@@ -82,6 +82,27 @@ extension FluxLuaTests {
             #expect(try vm.run("return package.loadlib('libc.so.6', '*')") == [true])
         }
 
+        @Test("library loops in C that run no Lua code end: string.rep of nothing at once, a huge table.move at the budget or an interrupt",
+              .timeLimit(.minutes(1)))
+        func libraryLoopsStop() throws {
+            let vm = Hook.vmWithInterruptTimer()
+            #expect(try vm.run("return string.rep('', math.maxinteger), ('' ):rep(math.maxinteger, ''), string.rep('ab', 3, ',')")
+                == ["", "", "ab,ab,ab"])
+            let interrupted = try #require(throws: LuaError.self) {
+                try vm.run("host.armInterrupt() table.move({}, 1, math.maxinteger - 1, 2)")
+            }
+            #expect(interrupted.kind == .interrupted)
+            vm.instructionBudget = 1_000_000
+            let stopped = try #require(throws: LuaError.self) { try vm.run("table.move({}, 1, math.maxinteger - 1, 2)") }
+            #expect(stopped.kind == .budgetExceeded)
+            #expect(try vm.run("""
+            local t = {1, 2, 3, 4, 5}
+            local big = {} for i = 1, 5000 do big[i] = i end
+            table.move(big, 1, 5000, 3)
+            return table.concat(table.move(t, 2, 4, 1), ","), table.concat(table.move({1, 2, 3, 4, 5}, 1, 3, 3), ","), big[3], big[5002]
+            """) == ["2,3,4,4,5", "1,2,1,2,3", 1, 5000])
+        }
+
         @Test("an interrupt stops a __close that loops while coroutine.close or a failed wrap closes it",
               .timeLimit(.minutes(1)))
         func interruptInClose() throws {
