@@ -3,8 +3,10 @@
  * Ctrl-C stop them as they stop Lua code.
  * - string.rep with nothing to repeat returns "" at once: Lua 5.4.4's loops n times copying nothing, so
  *   string.rep("", math.maxinteger) would never return.
- * - table.move checks for a stop every FLUX_LOOP_STEP elements: moving nils allocates nothing, so
- *   table.move({}, 1, math.maxinteger - 1, 2) would run for ever, out of the memory cap's reach too.
+ * - table.move, table.insert, table.remove and table.concat check for a stop every FLUX_LOOP_STEP elements:
+ *   moving nils allocates nothing, so table.move({}, 1, math.maxinteger - 1, 2), or table.insert on a table
+ *   whose __len says 2^62, would run for ever, out of the memory cap's reach too; concat's values may come
+ *   from a C function's __index, which the hook never sees either.
  * Each does what the string and table libraries' do otherwise.
  */
 #include "internal.h"
@@ -29,17 +31,96 @@ static int flux_strrep(lua_State *L) {
     return 1;
 }
 
-/* Raises unless the value at arg is a table, or has in its metatable the metamethod `name` (table.move reads
- * through __index and writes through __newindex), as ltablib's checks. */
-static void flux_checktable(lua_State *L, int arg, const char *name) {
-    int found = 0;
+/* What a table function does with its table: reads it, writes it, takes its length. */
+enum { FLUX_READS = 1, FLUX_WRITES = 2, FLUX_LENGTH = 4 };
+
+/* Raises unless the value at arg is a table, or has in its metatable the metamethods for `what` (__index,
+ * __newindex, __len), as ltablib's checks. */
+static void flux_checktable(lua_State *L, int arg, int what) {
+    static const char *const names[] = {"__index", "__newindex", "__len"};
+    int found = 1, i;
     if (lua_type(L, arg) == LUA_TTABLE) return;
-    if (lua_getmetatable(L, arg)) {
-        lua_pushstring(L, name);
-        found = lua_rawget(L, -2) != LUA_TNIL;
-        lua_pop(L, 2);
+    if (!lua_getmetatable(L, arg)) luaL_checktype(L, arg, LUA_TTABLE);
+    for (i = 0; i < 3; i++) {
+        if (!(what & (1 << i))) continue;
+        lua_pushstring(L, names[i]);
+        found &= lua_rawget(L, -2) != LUA_TNIL;
+        lua_pop(L, 1);
     }
+    lua_pop(L, 1);
     if (!found) luaL_checktype(L, arg, LUA_TTABLE);
+}
+
+/* #t of the table at 1, checked for `what` and its length. */
+static lua_Integer flux_tablelength(lua_State *L, int what) {
+    flux_checktable(L, 1, what | FLUX_LENGTH);
+    return luaL_len(L, 1);
+}
+
+/* table.insert(t, [pos,] value), as ltablib's. */
+static int flux_tableinsert(lua_State *L) {
+    lua_Integer e = flux_tablelength(L, FLUX_READS | FLUX_WRITES), pos, i;
+    e = (lua_Integer)((lua_Unsigned)e + 1u);             /* the first empty element */
+    switch (lua_gettop(L)) {
+    case 2:
+        pos = e;
+        break;
+    case 3:
+        pos = luaL_checkinteger(L, 2);
+        luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
+        for (i = e; i > pos; i--) {                      /* t[i] = t[i - 1] */
+            if ((e - i) % FLUX_LOOP_STEP == FLUX_LOOP_STEP - 1) flux_checkstop(L, FLUX_LOOP_STEP);
+            lua_geti(L, 1, i - 1);
+            lua_seti(L, 1, i);
+        }
+        break;
+    default:
+        return luaL_error(L, "wrong number of arguments to 'insert'");
+    }
+    lua_seti(L, 1, pos);
+    return 0;
+}
+
+/* table.remove(t [, pos]), as ltablib's. */
+static int flux_tableremove(lua_State *L) {
+    lua_Integer size = flux_tablelength(L, FLUX_READS | FLUX_WRITES);
+    lua_Integer pos = luaL_optinteger(L, 2, size), first;
+    if (pos != size) luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
+    lua_geti(L, 1, pos);                                 /* the result */
+    for (first = pos; pos < size; pos++) {               /* t[pos] = t[pos + 1] */
+        if ((pos - first) % FLUX_LOOP_STEP == FLUX_LOOP_STEP - 1) flux_checkstop(L, FLUX_LOOP_STEP);
+        lua_geti(L, 1, pos + 1);
+        lua_seti(L, 1, pos);
+    }
+    lua_pushnil(L);
+    lua_seti(L, 1, pos);
+    return 1;
+}
+
+/* [.., buffer's] -> [.., buffer's]: t[i] added to the buffer, as ltablib's concat adds a field. */
+static void flux_addfield(lua_State *L, luaL_Buffer *b, lua_Integer i) {
+    lua_geti(L, 1, i);
+    if (!lua_isstring(L, -1)) luaL_error(L, "invalid value (at index %I) in table for 'concat'", (LUAI_UACINT)i);
+    luaL_addvalue(b);
+}
+
+/* table.concat(t [, sep [, i [, j]]]), as ltablib's. */
+static int flux_tableconcat(lua_State *L) {
+    luaL_Buffer b;
+    lua_Integer last = flux_tablelength(L, FLUX_READS), i, first;
+    size_t separator;
+    const char *sep = luaL_optlstring(L, 2, "", &separator);
+    first = i = luaL_optinteger(L, 3, 1);
+    last = luaL_optinteger(L, 4, last);
+    luaL_buffinit(L, &b);
+    for (; i < last; i++) {
+        if ((i - first) % FLUX_LOOP_STEP == FLUX_LOOP_STEP - 1) flux_checkstop(L, FLUX_LOOP_STEP);
+        flux_addfield(L, &b, i);
+        luaL_addlstring(&b, sep, separator);
+    }
+    if (i == last) flux_addfield(L, &b, i);
+    luaL_pushresult(&b);
+    return 1;
 }
 
 /* table.move(a1, f, e, t [, a2]), as ltablib's. */
@@ -48,8 +129,8 @@ static int flux_tablemove(lua_State *L) {
     lua_Integer e = luaL_checkinteger(L, 3);
     lua_Integer t = luaL_checkinteger(L, 4);
     int destination = !lua_isnoneornil(L, 5) ? 5 : 1;
-    flux_checktable(L, 1, "__index");
-    flux_checktable(L, destination, "__newindex");
+    flux_checktable(L, 1, FLUX_READS);
+    flux_checktable(L, destination, FLUX_WRITES);
     if (e >= f) {
         lua_Integer n, i;
         luaL_argcheck(L, f > 0 || e < LUA_MAXINTEGER + f, 3, "too many elements to move");
@@ -84,8 +165,14 @@ void flux_openlibloops(lua_State *L) {
     if (lua_getglobal(L, "string") == LUA_TTABLE) flux_wrapfield(L, "rep", flux_strrep);
     lua_pop(L, 1);
     if (lua_getglobal(L, "table") == LUA_TTABLE) {
-        lua_pushcfunction(L, flux_tablemove);
-        lua_setfield(L, -2, "move");
+        static const luaL_Reg functions[] = {
+            {"move", flux_tablemove},
+            {"insert", flux_tableinsert},
+            {"remove", flux_tableremove},
+            {"concat", flux_tableconcat},
+            {NULL, NULL},
+        };
+        luaL_setfuncs(L, functions, 0);
     }
     lua_pop(L, 1);
 }

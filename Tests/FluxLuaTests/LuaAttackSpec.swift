@@ -82,7 +82,7 @@ extension FluxLuaTests {
             #expect(try vm.run("return package.loadlib('libc.so.6', '*')") == [true])
         }
 
-        @Test("library loops in C that run no Lua code end: string.rep of nothing at once, a huge table.move at the budget or an interrupt",
+        @Test("library loops in C that run no Lua code end: string.rep of nothing at once, huge table.move, insert, remove and concat at the budget or an interrupt",
               .timeLimit(.minutes(1)))
         func libraryLoopsStop() throws {
             let vm = Hook.vmWithInterruptTimer()
@@ -93,14 +93,27 @@ extension FluxLuaTests {
             }
             #expect(interrupted.kind == .interrupted)
             vm.instructionBudget = 1_000_000
-            let stopped = try #require(throws: LuaError.self) { try vm.run("table.move({}, 1, math.maxinteger - 1, 2)") }
-            #expect(stopped.kind == .budgetExceeded)
+            for loop in [
+                "table.move({}, 1, math.maxinteger - 1, 2)",
+                "table.insert(setmetatable({}, {__len = function() return 2^62 end}), 1, 'x')",
+                "table.remove(setmetatable({}, {__len = function() return 2^62 end}), 1)",
+                "table.concat(setmetatable({}, {__index = rawlen}), '', 1, 2^40)", // values from a C function
+            ] {
+                let stopped = try #require(throws: LuaError.self) { try vm.run(loop) }
+                #expect(stopped.kind == .budgetExceeded, "\(loop)")
+            }
             #expect(try vm.run("""
             local t = {1, 2, 3, 4, 5}
             local big = {} for i = 1, 5000 do big[i] = i end
             table.move(big, 1, 5000, 3)
             return table.concat(table.move(t, 2, 4, 1), ","), table.concat(table.move({1, 2, 3, 4, 5}, 1, 3, 3), ","), big[3], big[5002]
             """) == ["2,3,4,4,5", "1,2,1,2,3", 1, 5000])
+            #expect(try vm.run("""
+            local t = {1, 2, 3}
+            table.insert(t, 4) table.insert(t, 1, 0)
+            local last, first = table.remove(t), table.remove(t, 1)
+            return table.concat(t, ","), last, first, table.concat({1, 2, 3}, "-", 2), select(2, pcall(table.insert, t, 9, 1))
+            """) == ["1,2,3", 4, 0, "2-3", "bad argument #2 to 'table.insert' (position out of bounds)"])
         }
 
         @Test("an interrupt stops a __close that loops while coroutine.close or a failed wrap closes it",
