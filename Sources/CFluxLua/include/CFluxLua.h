@@ -102,12 +102,13 @@ typedef struct FluxControl {
     int polling;                  /* no place was free: the hook polls all along instead */
     int script_hooks;             /* a script has set a hook with debug.sethook: the hook looks it up */
     int closed;                   /* set when the owner goes: Swift functions called after it raise an error */
-    int closing;                  /* coroutine closes nested now (hook.c) */
     long long calls;              /* protected calls begun (flux_pcallwith), nested ones included */
     int viewmetatable;            /* the registry slot (luaL_ref) of the state views' metatable (view.c) */
     const void *viewmetatable_at; /* that metatable's address, which it keeps while the state lives */
     struct FluxPool *pool;        /* small blocks the state freed, kept for its next allocations (state.c) */
     struct FluxDrafts *drafts;    /* a Lua store's handler's drafts, found without a userdata look-up (draft.c) */
+    int closing;                  /* coroutine closes nested now (hook.c); last, so that the fields every call
+                                   * reads keep their places */
 } FluxControl;
 
 /* The block of the state L belongs to; every thread of a state carries it in its extra space. */
