@@ -305,12 +305,13 @@ init:                                                    /* tail calls as jumps 
 /* s2 (l2 bytes) in s1 (l1 bytes), or NULL; a step counted per candidate. */
 static const char *flux_find(FluxMatch *ms, const char *s1, size_t l1, const char *s2, size_t l2) {
     const char *init;
+    unsigned int candidates = 0;                         /* a local count: this loop is the fast path */
     if (l2 == 0) return s1;
     if (l2 > l1) return NULL;
     l2--;                                                /* the first character memchr checks */
     l1 = l1 - l2;
     while (l1 > 0 && (init = (const char *)memchr(s1, *s2, l1)) != NULL) {
-        flux_matchstep(ms);
+        if (++candidates % FLUX_MATCH_STEP == 0) flux_checkstop(ms->L, FLUX_MATCH_STEP);
         init++;
         if (memcmp(init, s2 + 1, l2) == 0) return init - 1;
         l1 -= init - s1;
