@@ -7,8 +7,14 @@
  *   moving nils allocates nothing, so table.move({}, 1, math.maxinteger - 1, 2), or table.insert on a table
  *   whose __len says 2^62, would run for ever, out of the memory cap's reach too; concat's values may come
  *   from a C function's __index, which the hook never sees either.
+ * - table.sort checks for a stop every FLUX_LOOP_STEP comparisons: its values may come from a C function's
+ *   __index and its order from a C function, so sorting a table whose __len says 2^30 ran on beyond reach.
  * Each does what the string and table libraries' do otherwise.
  */
+#include <limits.h>
+#include <string.h>
+#include <time.h>
+
 #include "internal.h"
 
 /* How many elements a loop handles between two checks, each counted as an instruction. */
@@ -154,6 +160,119 @@ static int flux_tablemove(lua_State *L) {
     return 1;
 }
 
+/* table.sort: ltablib's quicksort, its comparisons counted towards a check for a stop. */
+typedef unsigned int FluxIndex;
+
+/* Intervals this long or longer take a pivot randomized once a partition came out too imbalanced. */
+#define FLUX_RANDOM_LIMIT 100u
+
+/* A seed from the clock and the time, as ltablib's l_randomizePivot. */
+static unsigned int flux_randompivot(void) {
+    clock_t c = clock();
+    time_t t = time(NULL);
+    unsigned int buffer[(sizeof(c) + sizeof(t)) / sizeof(unsigned int)];
+    unsigned int i, seed = 0;
+    memcpy(buffer, &c, sizeof(c) / sizeof(unsigned int) * sizeof(unsigned int));
+    memcpy(buffer + sizeof(c) / sizeof(unsigned int), &t, sizeof(t) / sizeof(unsigned int) * sizeof(unsigned int));
+    for (i = 0; i < sizeof(buffer) / sizeof(buffer[0]); i++) seed += buffer[i];
+    return seed;
+}
+
+/* [.., x, y] -> [..]: t[i] = y, t[j] = x. */
+static void flux_set2(lua_State *L, FluxIndex i, FluxIndex j) {
+    lua_seti(L, 1, i);
+    lua_seti(L, 1, j);
+}
+
+/* Whether the value at a sorts before the one at b (negative indices), by the function at 2 or `<`. */
+static int flux_sortless(lua_State *L, int a, int b, unsigned int *steps) {
+    int less;
+    if (++*steps % FLUX_LOOP_STEP == 0) flux_checkstop(L, FLUX_LOOP_STEP);
+    if (lua_isnil(L, 2)) return lua_compare(L, a, b, LUA_OPLT);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, a - 1);                             /* past the function */
+    lua_pushvalue(L, b - 2);                             /* past the function and a */
+    lua_call(L, 2, 1);
+    less = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return less;
+}
+
+/* [.., pivot] -> [..]: t[lo..up] partitioned around the pivot, which is also at up - 1; its final index. */
+static FluxIndex flux_partition(lua_State *L, FluxIndex lo, FluxIndex up, unsigned int *steps) {
+    FluxIndex i = lo, j = up - 1;                        /* a[lo..i] <= pivot <= a[j..up] */
+    for (;;) {
+        while (lua_geti(L, 1, ++i), flux_sortless(L, -1, -2, steps)) {
+            if (i == up - 1) luaL_error(L, "invalid order function for sorting");
+            lua_pop(L, 1);
+        }
+        while (lua_geti(L, 1, --j), flux_sortless(L, -3, -1, steps)) {
+            if (j < i) luaL_error(L, "invalid order function for sorting");
+            lua_pop(L, 1);
+        }
+        if (j < i) {
+            lua_pop(L, 1);
+            flux_set2(L, up - 1, i);                     /* the pivot to its place */
+            return i;
+        }
+        flux_set2(L, i, j);
+    }
+}
+
+static void flux_auxsort(lua_State *L, FluxIndex lo, FluxIndex up, unsigned int seed, unsigned int *steps) {
+    while (lo < up) {                                    /* the larger interval by iteration */
+        FluxIndex p, n;
+        lua_geti(L, 1, lo);
+        lua_geti(L, 1, up);
+        if (flux_sortless(L, -1, -2, steps)) flux_set2(L, lo, up);
+        else lua_pop(L, 2);
+        if (up - lo == 1) break;
+        if (up - lo < FLUX_RANDOM_LIMIT || seed == 0) p = (lo + up) / 2;
+        else {
+            FluxIndex quarter = (up - lo) / 4;
+            p = seed % (quarter * 2) + (lo + quarter);
+        }
+        lua_geti(L, 1, p);
+        lua_geti(L, 1, lo);
+        if (flux_sortless(L, -2, -1, steps)) flux_set2(L, p, lo);
+        else {
+            lua_pop(L, 1);
+            lua_geti(L, 1, up);
+            if (flux_sortless(L, -1, -2, steps)) flux_set2(L, p, up);
+            else lua_pop(L, 2);
+        }
+        if (up - lo == 2) break;
+        lua_geti(L, 1, p);                               /* the median, the pivot */
+        lua_pushvalue(L, -1);
+        lua_geti(L, 1, up - 1);
+        flux_set2(L, p, up - 1);
+        p = flux_partition(L, lo, up, steps);
+        if (p - lo < up - p) {
+            flux_auxsort(L, lo, p - 1, seed, steps);
+            n = p - lo;
+            lo = p + 1;
+        } else {
+            flux_auxsort(L, p + 1, up, seed, steps);
+            n = up - p;
+            up = p - 1;
+        }
+        if ((up - lo) / 128 > n) seed = flux_randompivot();  /* too imbalanced: randomize */
+    }
+}
+
+/* table.sort(t [, less]), as ltablib's. */
+static int flux_tablesort(lua_State *L) {
+    lua_Integer n = flux_tablelength(L, FLUX_READS | FLUX_WRITES);
+    if (n > 1) {
+        unsigned int steps = 0;
+        luaL_argcheck(L, n < INT_MAX, 1, "array too big");
+        if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
+        lua_settop(L, 2);
+        flux_auxsort(L, 1, (FluxIndex)n, 0, &steps);
+    }
+    return 0;
+}
+
 /* [.., lib] -> [.., lib]. lib[name] replaced by `f`, given the library's function as its upvalue. */
 static void flux_wrapfield(lua_State *L, const char *name, lua_CFunction f) {
     lua_getfield(L, -1, name);
@@ -170,6 +289,7 @@ void flux_openlibloops(lua_State *L) {
             {"insert", flux_tableinsert},
             {"remove", flux_tableremove},
             {"concat", flux_tableconcat},
+            {"sort", flux_tablesort},
             {NULL, NULL},
         };
         luaL_setfuncs(L, functions, 0);

@@ -105,6 +105,7 @@ static int flux_setup(lua_State *L) {
     flux_opendebug(L);
     flux_openload(L);
     flux_openlibloops(L);
+    flux_openpatterns(L);
     /* Open files are finalized by Lua with hooks off: a `__gc` a script put in their metatable could
        loop beyond any budget, so the metatable is hidden as the host's own are. */
     luaL_getmetatable(L, LUA_FILEHANDLE);

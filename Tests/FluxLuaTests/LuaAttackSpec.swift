@@ -82,7 +82,7 @@ extension FluxLuaTests {
             #expect(try vm.run("return package.loadlib('libc.so.6', '*')") == [true])
         }
 
-        @Test("library loops in C that run no Lua code end: string.rep of nothing at once, huge table.move, insert, remove and concat at the budget or an interrupt",
+        @Test("library loops in C that run no Lua code end: string.rep of nothing at once, huge table.move, insert, remove, concat and sort at the budget or an interrupt",
               .timeLimit(.minutes(1)))
         func libraryLoopsStop() throws {
             let vm = Hook.vmWithInterruptTimer()
@@ -98,6 +98,8 @@ extension FluxLuaTests {
                 "table.insert(setmetatable({}, {__len = function() return 2^62 end}), 1, 'x')",
                 "table.remove(setmetatable({}, {__len = function() return 2^62 end}), 1)",
                 "table.concat(setmetatable({}, {__index = rawlen}), '', 1, 2^40)", // values from a C function
+                "table.sort(setmetatable({}, {__len = function() return 1 << 30 end, __index = rawlen}))",
+                "table.sort(setmetatable({}, {__len = function() return 1 << 30 end, __index = rawlen}), rawequal)",
             ] {
                 let stopped = try #require(throws: LuaError.self) { try vm.run(loop) }
                 #expect(stopped.kind == .budgetExceeded, "\(loop)")
