@@ -369,9 +369,13 @@ static void flux_prepare(FluxMatch *ms, lua_State *L, const char *s, size_t ls, 
     ms->p_end = p + lp;
 }
 
-/* Before each match at a new position. */
+/* Before each match at a new position: no captures, and the whole depth again. A match that raised ("pattern
+ * too complex", a stop) left the depth it had reached, and gmatch's state outlives the error: counted on from
+ * there, a depth past 0 would never be "too complex" again and the next call would recurse until the C stack
+ * overflowed. */
 static void flux_reprepare(FluxMatch *ms) {
     ms->level = 0;
+    ms->depth = FLUX_MATCH_DEPTH;
 }
 
 /* A string function's relative position: negative from the end, clipped to [1, ..]. */

@@ -33,6 +33,18 @@ extension FluxLuaTests {
             #expect(try vm.run("local k, v = ('k=v'):match('(%w)=(%w)') return k, v, string.find('xaab', 'a-b')") == ["k", "v", 2, 4])
         }
 
+        @Test("a gmatch iterator called again after 'pattern too complex' fails the same way instead of crashing")
+        func gmatchAfterTooComplex() throws {
+            let vm = LuaVM()
+            let results = try vm.run("""
+            local it = string.gmatch(string.rep("a", 1000000), string.rep("a?", 1000000))
+            local ok1, e1 = pcall(it)
+            local ok2, e2 = pcall(it)
+            return ok1, e1, ok2, e2, string.match("aab", "(a+)b")
+            """)
+            #expect(results == [false, "pattern too complex", false, "pattern too complex", "aa"])
+        }
+
         @Test("find, match, gmatch, gsub and table.sort answer as Lua's on every case of a large table, errors included")
         func sameAsLua() throws {
             let expected = try Self.plainLua(Self.cases).split(separator: "\n", omittingEmptySubsequences: false)
