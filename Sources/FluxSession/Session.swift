@@ -100,10 +100,18 @@ public final class Session {
             return session
         } catch let error as SessionError {
             throw error
+        } catch let error as SessionDatabase.NewerSchema {
+            throw SessionError("session '\(name)': \(path) was written by a newer fluxsh (schema "
+                + "\(error.versions.joined(separator: ", ")) is unknown here) and is left as it is; \(freshHint)")
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            throw SessionError("session '\(name)': cannot open \(path): \(Self.describe(error)); \(freshHint)")
         } catch {
             throw SessionError("session '\(name)': cannot open \(path): \(Self.describe(error))")
         }
     }
+
+    /// What a user can do about a database this fluxsh cannot use.
+    private static let freshHint = "--fresh starts the session empty and keeps that file beside it"
 
     /// Starts journalling what the dispatcher commits (after ``restore()``).
     public func attach() {
@@ -141,7 +149,7 @@ public final class Session {
     public func save() -> Bool {
         defer { journal.deadline = clock() + saveInterval }
         let history = dispatcher.history
-        if pendingSteps != nil { restoreHistory() } // a new step drops a saved history still waiting
+        if pendingSteps != nil { restoreHistory() } // a new step puts back what fits of a saved history still waiting
         guard !journal.runs.isEmpty || !journal.snapshots.isEmpty || history.version != savedHistoryVersion else { return true }
         // The stores that handle an action committed since the last save: the others did not change.
         let stores = journal.travelled ? dispatcher.stores : dispatcher.stores.filter { store in
