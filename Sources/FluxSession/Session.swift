@@ -134,9 +134,13 @@ public final class Session {
         savedHistoryVersion = dispatcher.history.version
     }
 
-    /// Saves, then stops journalling.
+    /// Saves, then stops journalling. What cannot be saved then is lost, and said so, however often
+    /// the save failed before.
     public func close() {
-        save()
+        if !save() {
+            report("session '\(name)': what was done since the last save (\(journal.pendingCount) actions and steps) "
+                + "could not be saved, and is lost")
+        }
         if dispatcher.commitObserver === journal { dispatcher.commitObserver = nil }
     }
 
@@ -181,7 +185,7 @@ public final class Session {
                 problems.append("the undo history cannot be saved: \(Self.describe(error))")
             }
         }
-        for problem in problems where reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
+        for problem in problems { reportOnce(problem) }
         let taken = journal.snapshots.map { (seq: nextNumber - 1 + $0.entries, states: $0.states) }
         do {
             var number = nextNumber
@@ -212,10 +216,15 @@ public final class Session {
             journal.clear()
             return true
         } catch {
-            let problem = "not saved: \(Self.describe(error))"
-            if reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
+            reportOnce("not saved: \(Self.describe(error)); every store goes on as it is, and what is not saved stays in "
+                + "memory and is tried again after each line")
             return false
         }
+    }
+
+    /// Reports a problem the first time it happens: a save failing after every line says so once.
+    func reportOnce(_ problem: String) {
+        if reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
     }
 
     /// The stores that handle the entry's action, comma-separated (none for a step).

@@ -53,3 +53,28 @@ struct SessionDamageSpec {
         #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == Data(repeating: 0x5A, count: 20_000))
     }
 }
+
+extension SessionDamageSpec {
+    @Test("a save the disk refuses: said once, the stores go on; closing then says what is lost")
+    func refusedSaves() throws {
+        var messages: [String] = []
+        let dispatcher = Dispatcher()
+        let counter = CounterStore(dispatcher: dispatcher)
+        let session = try Session.open(name: "work", directory: folder, dispatcher: dispatcher) { messages.append($0) }
+        session.restore()
+        session.attach()
+        try session.database.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        }
+        for by in 1 ... 3 {
+            try dispatcher.dispatch(Add(by: by))
+            #expect(!session.save())
+        }
+        #expect(counter.state.count == 6)
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("not saved: disk full; every store goes on as it is") == true)
+        session.close()
+        #expect(messages.count == 2)
+        #expect(messages.last?.contains("(3 actions and steps) could not be saved, and is lost") == true)
+    }
+}

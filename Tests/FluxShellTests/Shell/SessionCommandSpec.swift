@@ -174,7 +174,7 @@ struct SessionCommandSpec {
         #expect(result.errors.contains("nothing of this shell will be kept"))
     }
 
-    @Test("a full disk (a file-size limit) under the session: the shell says once what failed, goes on, and keeps every state",
+    @Test("a full disk (a file-size limit) under the session: the shell says once what failed, goes on, keeps every state, and says at the end what is lost",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh")))
     func fullDisk() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
@@ -184,7 +184,10 @@ struct SessionCommandSpec {
         let result = try FluxshProcess.run(["--no-color", "--session", "full"], input: input, environment: environment, fileSizeLimit: 256)
         #expect(result.status == 0)
         #expect(result.output.hasSuffix("undid ticTacToe.placeToken\nO's turn\nundid ticTacToe.placeToken\nnil\nstill here\n"), "\(result.output.suffix(200))")
-        #expect(result.errors.components(separatedBy: "session 'full':").count == 2, "said once: \(result.errors)")
-        #expect(result.errors.contains("not saved"))
+        #expect(result.errors.components(separatedBy: "session 'full': not saved").count == 2, "said once: \(result.errors)")
+        #expect(result.errors.contains("is tried again after each line"))
+        // At the end, what is still not saved is lost: said then, however often the saves failed before.
+        #expect(result.errors.hasSuffix("could not be saved, and is lost\n"), "\(result.errors)")
+        #expect(result.errors.components(separatedBy: "session 'full':").count == 3, "\(result.errors)")
     }
 }
