@@ -38,6 +38,11 @@ public final class Session {
         didSet { journal.snapshotInterval = max(1, snapshotInterval) }
     }
 
+    /// The most journal entries kept: once the journal holds a tenth more, ``trimJournal()`` drops the
+    /// oldest (the numbers of the others stay). Each entry that is not a repeat of the one before costs
+    /// about 100 bytes with its share of snapshots, so the file stays near 60 MB.
+    public var journalLimit = 500_000
+
     let database: DatabaseQueue
     let journal: SessionJournal
     private let lock: SessionLock

@@ -19,9 +19,11 @@ extension Shell {
         }
     }
 
-    /// An input or a script finished: what it did becomes durable, and the errors it repeated are summed up.
+    /// An input or a script finished: what it did becomes durable, the errors it repeated are summed
+    /// up, and a journal grown past its limit is trimmed (between lines, never while actions run).
     func acknowledge() {
         host.flushErrors()
-        session?.save()
+        guard let session, session.save() else { return }
+        session.trimJournal()
     }
 }
