@@ -41,7 +41,7 @@ extension Session {
         guard let row = pendingStates.removeValue(forKey: store.name), let persistent = store as? any PersistentState else { return }
         let format: String = row["format"]
         do {
-            guard persistent.stateFormat == format else {
+            guard persistent.reads(format: format) else {
                 throw SessionError("saved as \(format), the store now keeps \(persistent.stateFormat)")
             }
             persistent.restore(try persistent.decodeState(row["state"]))

@@ -41,6 +41,21 @@ struct SessionCommandSpec {
         #expect(again.errors.isEmpty)
     }
 
+    @Test("a Lua store defined again with other fields starts from its new initial state, says so, and the other stores and steps stay")
+    func luaStoreReshaped() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let before = #"flux.store{name = "c", state = {n = 0}, on = {["c.add"] = function(s, a) s.n = s.n + a.by end}}"#
+        let after = #"flux.store{name = "c", state = {total = 0}, on = {["c.add"] = function(s, a) s.total = s.total + a.by end}}"#
+        _ = try fluxsh(["--session", "shape"], before + "\n:dispatch c.add {by = 5}\n:dispatch ticTacToe.placeToken {index = 4}\n")
+        let again = try fluxsh(["--session", "shape"], after + "\n:state c\n:dispatch c.add {by = 2}\n:state c\n:undo\n:undo\nflux.state('ticTacToe').board[5]\n")
+        #expect(again.output == "{total = 0}\n{total = 2}\nundid c.add\nundid ticTacToe.placeToken\nnil\n")
+        #expect(again.errors.contains("the saved state of store 'c' no longer decodes (saved as lua-pairs-1 {n: number}, "
+            + "the store now keeps lua-pairs-1 {total: number})"), "\(again.errors)")
+        // Defined as it was last, the store reads what it saved.
+        let same = try fluxsh(["--session", "shape"], after + "\n:state c\n")
+        #expect(same.output == "{total = 0}\n" && same.errors.isEmpty, "\(same.errors)")
+    }
+
     @Test("piped input and fluxsh run keep no session unless one is named")
     func noSessionByDefault() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
