@@ -53,6 +53,13 @@ extension Session {
         }
     }
 
+    /// The stores the saved undo history waits for, sorted: it changes them and they are not defined
+    /// (yet). Empty when it is back, or was given up.
+    public var historyWaitsFor: [String] {
+        guard let steps = pendingSteps else { return [] }
+        return Set(steps.flatMap { $0.step.changes.map(\.store) }).filter { dispatcher.store(named: $0) == nil }.sorted()
+    }
+
     /// Puts back the saved history once every store it changes is registered, or as much of it as fits
     /// when a new step comes first. A step that no longer fits (its store is gone, or its state no
     /// longer decodes) is dropped with every step beyond it — undoing past it would skip its change —

@@ -56,6 +56,17 @@ struct SessionCommandSpec {
         #expect(same.output == "{total = 0}\n" && same.errors.isEmpty, "\(same.errors)")
     }
 
+    @Test("an undo history waiting for a store not defined again says so at :undo and :history, and comes back when it is")
+    func historyWaitsForStore() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let define = #"flux.store{name = "c", state = {n = 0}, on = {["c.add"] = function(s, a) s.n = s.n + a.by end}}"#
+        _ = try fluxsh(["--session", "wait"], define + "\n:dispatch c.add {by = 5}\n")
+        let again = try fluxsh(["--session", "wait"], ":undo\n:history\n" + define + "\n:undo\n:state c\n")
+        let note = " (the saved undo history comes back once store 'c' is defined again)\n"
+        #expect(again.output == "nothing to undo" + note + "no history yet" + note + "undid c.add\n{n = 0}\n")
+        #expect(again.errors.isEmpty, "\(again.errors)")
+    }
+
     @Test("piped input and fluxsh run keep no session unless one is named")
     func noSessionByDefault() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
