@@ -108,8 +108,6 @@ public final class Session {
         } catch let error as SessionDatabase.NewerSchema {
             throw SessionError("session '\(name)': \(path) was written by a newer fluxsh (schema "
                 + "\(error.versions.joined(separator: ", ")) is unknown here) and is left as it is; \(freshHint)")
-        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
-            throw SessionError("session '\(name)': cannot open \(path): \(Self.describe(error)); \(freshHint)")
         } catch {
             throw SessionError("session '\(name)': cannot open \(path): \(Self.describe(error))")
         }
@@ -238,8 +236,21 @@ public final class Session {
         return dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")
     }
 
+    /// Reads the database for a command: an error is the session's, in words for the user.
+    func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw SessionError("session '\(name)': cannot read \(path): \(Self.describe(error))")
+        }
+    }
+
+    /// The error's message, without the statement that met it; a damaged file says what to do.
     static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        if let error = error as? DatabaseError {
+            let message = error.message ?? "\(error.resultCode)"
+            return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) ? message + "; " + freshHint : message
+        }
         if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
             return underlying.localizedDescription
         }

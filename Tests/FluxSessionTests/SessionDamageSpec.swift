@@ -78,3 +78,31 @@ extension SessionDamageSpec {
         #expect(messages.last?.contains("(3 actions and steps) could not be saved, and is lost") == true)
     }
 }
+
+extension SessionDamageSpec {
+    @Test("a journal damaged in the middle: the states come back; reading the journal is refused in words, naming --fresh")
+    func damagedJournal() throws {
+        do {
+            let dispatcher = Dispatcher()
+            _ = CounterStore(dispatcher: dispatcher)
+            let session = try Session.open(name: "work", directory: folder, dispatcher: dispatcher)
+            session.restore()
+            session.attach()
+            for by in 1 ... 20_000 { try dispatcher.dispatch(Add(by: by)) } // a row each: pages of journal
+            session.close()
+        }
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let size = try file.seekToEnd()
+        try file.seek(toOffset: size / 2 - size / 10)
+        file.write(Data(repeating: 0x5A, count: Int(size / 5)))
+        try file.close()
+        let dispatcher = Dispatcher()
+        let counter = CounterStore(dispatcher: dispatcher)
+        let session = try Session.open(name: "work", directory: folder, dispatcher: dispatcher)
+        session.restore()
+        #expect(counter.state.count == 20_000 * 20_001 / 2)
+        let error = try #require(throws: SessionError.self) { try session.journal(1 ... 20_000) }
+        #expect(error.description.contains("malformed") && error.description.contains("--fresh"), "\(error)")
+        #expect(!error.description.contains("SELECT"))
+    }
+}
