@@ -31,7 +31,7 @@ struct SavedStep: Codable {
             guard let store = dispatcher.store(named: change.store) as? any PersistentState else {
                 throw SessionError("step '\(label)' changes store '\(change.store)', which is not there now")
             }
-            guard store.stateFormat == change.format else {
+            guard store.reads(format: change.format) else {
                 throw SessionError("step '\(label)': store '\(change.store)' was saved as \(change.format), now is \(store.stateFormat)")
             }
             return (store, try store.decodeState(change.state))

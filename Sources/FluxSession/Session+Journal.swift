@@ -29,7 +29,7 @@ extension Session {
     public func summary() throws -> SessionSummary {
         save()
         // Rows kept before the first entry only for :goto (see ``compact(keeping:)``) are not the journal's.
-        let rows = try database.read { db in
+        let rows = try read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE seq + count > ?", arguments: [firstNumber]) ?? 0
         }
         return SessionSummary(journalLength: nextNumber - 1, firstEntry: firstNumber, journalRows: rows, bytes: bytes)
@@ -54,7 +54,7 @@ extension Session {
         let (lower, upper) = (max(1, range.lowerBound), min(nextNumber - 1, range.upperBound))
         guard lower <= upper else { return [] }
         let range = lower ... upper
-        let rows = try database.read { db in
+        let rows = try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT seq, count, line, stores FROM journal
                 WHERE seq <= ? AND seq + count > ? ORDER BY seq

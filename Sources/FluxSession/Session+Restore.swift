@@ -41,7 +41,7 @@ extension Session {
         guard let row = pendingStates.removeValue(forKey: store.name), let persistent = store as? any PersistentState else { return }
         let format: String = row["format"]
         do {
-            guard persistent.stateFormat == format else {
+            guard persistent.reads(format: format) else {
                 throw SessionError("saved as \(format), the store now keeps \(persistent.stateFormat)")
             }
             persistent.restore(try persistent.decodeState(row["state"]))
@@ -53,30 +53,51 @@ extension Session {
         }
     }
 
-    /// Puts back the saved history once every store it changes is registered; drops it when a new
-    /// step came first, or when it no longer decodes.
+    /// The stores the saved undo history waits for, sorted: it changes them and they are not defined
+    /// (yet). Empty when it is back, or was given up.
+    public var historyWaitsFor: [String] {
+        guard let steps = pendingSteps else { return [] }
+        return Set(steps.flatMap { $0.step.changes.map(\.store) }).filter { dispatcher.store(named: $0) == nil }.sorted()
+    }
+
+    /// Puts back the saved history once every store it changes is registered, or as much of it as fits
+    /// when a new step comes first. A step that no longer fits (its store is gone, or its state no
+    /// longer decodes) is dropped with every step beyond it — undoing past it would skip its change —
+    /// and the steps nearer to now are kept, with a message saying how many went.
     func restoreHistory() {
         guard let steps = pendingSteps else { return }
         let history = dispatcher.history
-        guard history.version == restoredHistoryVersion || steps.isEmpty else {
-            pendingSteps = nil
-            report("session '\(name)': the saved undo history was dropped: a new step came before every store it changes was defined again")
-            return
+        let stepCame = history.version != restoredHistoryVersion && !steps.isEmpty
+        if !stepCame {
+            let needed = Set(steps.flatMap { $0.step.changes.map(\.store) })
+            guard needed.allSatisfy({ dispatcher.store(named: $0) != nil }) else { return }
         }
-        let needed = Set(steps.flatMap { $0.step.changes.map(\.store) })
-        guard needed.allSatisfy({ dispatcher.store(named: $0) != nil }) else { return }
         pendingSteps = nil
-        do {
-            var undo: [HistoryEntry] = [], redo: [HistoryEntry] = []
-            for (stack, step) in steps {
+        var undo: [HistoryEntry] = [], redo: [HistoryEntry] = [], dropped = 0, reason: String?
+        // Both stacks are saved farthest from now first.
+        for (stack, step) in steps {
+            do {
                 let entry = try step.entry(in: dispatcher)
                 if stack == "redo" { redo.append(entry) } else { undo.append(entry) }
+            } catch {
+                if stack == "redo" { dropped += redo.count + 1; redo = [] } else { dropped += undo.count + 1; undo = [] }
+                reason = reason ?? Self.describe(error)
             }
+        }
+        if stepCame {
+            // The saved steps go below the new ones; the saved redo steps are past a new step.
+            let now = history.steps
+            dropped += redo.count
+            history.replaceSteps(undo: undo + now.undo, redo: now.redo)
+            reason = reason ?? "a new step came first"
+        } else {
             history.replaceSteps(undo: undo, redo: redo)
             restoredHistoryVersion = history.version
             markHistorySaved()
-        } catch {
-            report("session '\(name)': the undo history no longer fits the stores (\(Self.describe(error))); it starts empty")
+        }
+        if dropped > 0, let reason {
+            report("session '\(name)': the saved undo history no longer fits the stores (\(reason)): "
+                + "\(dropped) of its \(steps.count) steps were dropped, each with those beyond it; \(steps.count - dropped) kept")
         }
     }
 

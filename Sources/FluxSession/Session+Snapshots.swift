@@ -24,6 +24,6 @@ extension Session {
 
     /// The entry the oldest snapshot was taken after, nil when there is none.
     func oldestSnapshot() throws -> Int? {
-        try database.read { db in try Int.fetchOne(db, sql: "SELECT MIN(seq) FROM snapshot") }
+        try read { db in try Int.fetchOne(db, sql: "SELECT MIN(seq) FROM snapshot") }
     }
 }

@@ -55,7 +55,7 @@ extension Session {
             throw SessionError("no entry \(number) to go to: :goto reaches entries \(reach.lowerBound)-\(reach.upperBound)\(why)")
         }
         let length = nextNumber - 1
-        let (base, snapshot, rows) = try database.read { db in
+        let (base, snapshot, rows) = try read { db in
             let base = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM snapshot WHERE seq <= ?", arguments: [number]) ?? 0
             let snapshot = try Row.fetchAll(db, sql: "SELECT store, format, state FROM snapshot WHERE seq = ?", arguments: [base])
                 .map { EncodedState(store: $0["store"], format: $0["format"], state: $0["state"]) }

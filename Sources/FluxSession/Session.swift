@@ -38,6 +38,11 @@ public final class Session {
         didSet { journal.snapshotInterval = max(1, snapshotInterval) }
     }
 
+    /// The most journal entries kept: once the journal holds a tenth more, ``trimJournal()`` drops the
+    /// oldest (the numbers of the others stay). Each entry that is not a repeat of the one before costs
+    /// about 100 bytes with its share of snapshots, so the file stays near 60 MB.
+    public var journalLimit = 500_000
+
     let database: DatabaseQueue
     let journal: SessionJournal
     private let lock: SessionLock
@@ -100,10 +105,16 @@ public final class Session {
             return session
         } catch let error as SessionError {
             throw error
+        } catch let error as SessionDatabase.NewerSchema {
+            throw SessionError("session '\(name)': \(path) was written by a newer fluxsh (schema "
+                + "\(error.versions.joined(separator: ", ")) is unknown here) and is left as it is; \(freshHint)")
         } catch {
             throw SessionError("session '\(name)': cannot open \(path): \(Self.describe(error))")
         }
     }
+
+    /// What a user can do about a database this fluxsh cannot use.
+    private static let freshHint = "--fresh starts the session empty and keeps that file beside it"
 
     /// Starts journalling what the dispatcher commits (after ``restore()``).
     public func attach() {
@@ -126,9 +137,13 @@ public final class Session {
         savedHistoryVersion = dispatcher.history.version
     }
 
-    /// Saves, then stops journalling.
+    /// Saves, then stops journalling. What cannot be saved then is lost, and said so, however often
+    /// the save failed before.
     public func close() {
-        save()
+        if !save() {
+            report("session '\(name)': what was done since the last save (\(journal.pendingCount) actions and steps) "
+                + "could not be saved, and is lost")
+        }
         if dispatcher.commitObserver === journal { dispatcher.commitObserver = nil }
     }
 
@@ -141,7 +156,7 @@ public final class Session {
     public func save() -> Bool {
         defer { journal.deadline = clock() + saveInterval }
         let history = dispatcher.history
-        if pendingSteps != nil { restoreHistory() } // a new step drops a saved history still waiting
+        if pendingSteps != nil { restoreHistory() } // a new step puts back what fits of a saved history still waiting
         guard !journal.runs.isEmpty || !journal.snapshots.isEmpty || history.version != savedHistoryVersion else { return true }
         // The stores that handle an action committed since the last save: the others did not change.
         let stores = journal.travelled ? dispatcher.stores : dispatcher.stores.filter { store in
@@ -173,7 +188,7 @@ public final class Session {
                 problems.append("the undo history cannot be saved: \(Self.describe(error))")
             }
         }
-        for problem in problems where reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
+        for problem in problems { reportOnce(problem) }
         let taken = journal.snapshots.map { (seq: nextNumber - 1 + $0.entries, states: $0.states) }
         do {
             var number = nextNumber
@@ -204,10 +219,15 @@ public final class Session {
             journal.clear()
             return true
         } catch {
-            let problem = "not saved: \(Self.describe(error))"
-            if reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
+            reportOnce("not saved: \(Self.describe(error)); every store goes on as it is, and what is not saved stays in "
+                + "memory and is tried again after each line")
             return false
         }
+    }
+
+    /// Reports a problem the first time it happens: a save failing after every line says so once.
+    func reportOnce(_ problem: String) {
+        if reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
     }
 
     /// The stores that handle the entry's action, comma-separated (none for a step).
@@ -216,8 +236,21 @@ public final class Session {
         return dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")
     }
 
+    /// Reads the database for a command: an error is the session's, in words for the user.
+    func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw SessionError("session '\(name)': cannot read \(path): \(Self.describe(error))")
+        }
+    }
+
+    /// The error's message, without the statement that met it; a damaged file says what to do.
     static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        if let error = error as? DatabaseError {
+            let message = error.message ?? "\(error.resultCode)"
+            return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) ? message + "; " + freshHint : message
+        }
         if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
             return underlying.localizedDescription
         }

@@ -23,8 +23,18 @@ enum SessionDatabase {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
+        // A newer fluxsh may have changed what the tables mean: writing them as this one knows them
+        // could spoil the session for it.
+        let migrator = migrator
+        let unknown = try queue.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+        guard unknown.isEmpty else { throw NewerSchema(versions: unknown.sorted()) }
         try migrator.migrate(queue)
         return queue
+    }
+
+    /// The database was brought up to a schema this fluxsh does not know (`versions`).
+    struct NewerSchema: Error {
+        let versions: [String]
     }
 
     private static var migrator: DatabaseMigrator {

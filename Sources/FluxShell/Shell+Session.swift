@@ -19,9 +19,20 @@ extension Shell {
         }
     }
 
-    /// An input or a script finished: what it did becomes durable, and the errors it repeated are summed up.
+    /// Why there is no undo history yet when the session's saved one waits for stores not defined
+    /// again (a plugin not loaded, a script not run yet), else "".
+    var historyWaitNote: String {
+        guard let waiting = session?.historyWaitsFor, !waiting.isEmpty else { return "" }
+        let names = waiting.map { "'\($0)'" }.joined(separator: ", ")
+        return " (the saved undo history comes back once \(waiting.count == 1 ? "store" : "stores") \(names) "
+            + "\(waiting.count == 1 ? "is" : "are") defined again)"
+    }
+
+    /// An input or a script finished: what it did becomes durable, the errors it repeated are summed
+    /// up, and a journal grown past its limit is trimmed (between lines, never while actions run).
     func acknowledge() {
         host.flushErrors()
-        session?.save()
+        guard let session, session.save() else { return }
+        session.trimJournal()
     }
 }

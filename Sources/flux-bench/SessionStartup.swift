@@ -62,6 +62,25 @@ struct SessionStartup {
             Figure(workload: workload, name: "start, 100,000-action journal", samples: kept, unit: "ms",
                    notes: "whole run, `:stores` and `:quit` piped in; states and undo history restored"),
             Figure(workload: workload, name: "the same in no session", samples: none, unit: "ms", notes: "workload 7's run"),
+            Figure(workload: workload, name: "trim a tenth of the journal past its limit", samples: try trims(options, in: state),
+                   unit: "ms", notes: "after a line: 10,000 of 100,000 entries (rows) dropped, one transaction"),
         ]
+    }
+
+    /// Times ``Session/trimJournal()`` dropping a tenth of the prepared journal, on a copy of it each run.
+    private static func trims(_ options: Options, in state: URL) throws -> Samples {
+        let sessions = state.appendingPathComponent("fluxsh/sessions")
+        let copies = state.appendingPathComponent("trims")
+        var samples = Samples()
+        for _ in 0 ..< options.runs {
+            try? FileManager.default.removeItem(at: copies)
+            try FileManager.default.copyItem(at: sessions, to: copies)
+            let (_, session) = try open("big", in: copies)
+            session.journalLimit = actions * 9 / 10
+            var dropped = 0
+            samples.add(Measure.seconds { dropped = session.trimJournal() } * 1000)
+            guard dropped == actions / 10 else { throw BenchmarkFailure("session: the trim dropped \(dropped) entries") }
+        }
+        return samples
     }
 }

@@ -75,4 +75,58 @@ extension SessionSpec {
         #expect(try session.journal(1 ... 5).count == 5)
         #expect(try session.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM journal") } == 5)
     }
+
+    @Test("a journal past its limit by a tenth is trimmed back to the limit; states, undo history and :goto hold")
+    func trimmedAtLimit() throws {
+        let (dispatcher, store, session) = try start()
+        session.journalLimit = 100
+        session.snapshotInterval = 30
+        for by in 1 ... 110 { try dispatcher.dispatch(Add(by: by)) }
+        session.save()
+        #expect(session.trimJournal() == 0) // 110 entries: within a tenth of the limit
+        try dispatcher.dispatch(Add(by: 111))
+        session.save()
+        #expect(session.trimJournal() == 11)
+        #expect(session.firstNumber == 12 && session.journalLength == 111)
+        #expect(try session.journal(12 ... 12).first?.line.contains(#""by":12"#) == true)
+        #expect(throws: SessionError.self) { try session.journal(11 ... 12) }
+        #expect((store as! CounterStore).state.count == 111 * 112 / 2)
+        #expect(dispatcher.history.undoLabels.count == 100)
+        _ = try session.goTo(entry: 12)
+        #expect((store as! CounterStore).state.count == 12 * 13 / 2)
+        try dispatcher.undo()
+        #expect((store as! CounterStore).state.count == 111 * 112 / 2)
+    }
+
+    @Test("a journal trimmed again and again keeps a bounded file: the pages it frees are reused")
+    func trimmedFileBounded() throws {
+        let (dispatcher, _, session) = try start()
+        session.journalLimit = 2_000
+        var sizes: [Int] = []
+        for round in 0 ..< 12 {
+            for by in 0 ..< 1_000 { try dispatcher.dispatch(Add(by: round * 1_000 + by)) }
+            session.save()
+            session.trimJournal()
+            sizes.append(try session.database.read { try Int.fetchOne($0, sql: "PRAGMA page_count") ?? 0 })
+        }
+        #expect(session.journalLength - session.firstNumber + 1 <= 2_200)
+        #expect(sizes[11] <= sizes[5] + sizes[5] / 10, "pages after each round: \(sizes)")
+    }
+
+    @Test("a trim the database refuses leaves the journal whole and says so once")
+    func trimRefused() throws {
+        var messages: [String] = []
+        let (dispatcher, _, session) = try start { messages.append($0) }
+        session.journalLimit = 3
+        try session.database.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON journalStart BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        for by in 1 ... 8 { try dispatcher.dispatch(Add(by: by)) }
+        session.save()
+        #expect(session.trimJournal() == 0)
+        #expect(session.trimJournal() == 0)
+        #expect(session.firstNumber == 1)
+        #expect(try session.journal(1 ... 8).count == 8)
+        #expect(messages.filter { $0.contains("not trimmed") }.count == 1)
+    }
 }

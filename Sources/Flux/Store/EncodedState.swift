@@ -36,7 +36,7 @@ public struct EncodedState: Codable, Equatable, Sendable {
         guard let target = dispatcher.store(named: store) as? any PersistentState else {
             throw LogLineError("store '\(store)' is not there now")
         }
-        guard target.stateFormat == format else {
+        guard target.reads(format: format) else {
             throw LogLineError("store '\(store)': the state was saved as \(format), the store now keeps \(target.stateFormat)")
         }
         do {

@@ -14,6 +14,12 @@ package protocol PersistentState: TransactionalTarget {
     ///
     /// - Throws: when the text does not decode (the state's shape changed since it was written).
     func decodeState(_ text: String) throws -> Any
+    /// Whether text saved as `format` is read as this store's states (by default: the same format).
+    func reads(format: String) -> Bool
+}
+
+extension PersistentState {
+    package func reads(format: String) -> Bool { format == stateFormat }
 }
 
 extension Store: PersistentState where State: Decodable {

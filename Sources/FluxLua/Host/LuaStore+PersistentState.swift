@@ -2,8 +2,24 @@ import Flux
 
 /// A Lua store's states saved as ``LuaStateText``: integers, floats and keys of every type come back
 /// as they were.
+///
+/// The format names the initial state's fields and their types (`lua-pairs-1 {count: number}`): a store
+/// defined again with other fields (a plugin's new version) starts from its initial state instead of
+/// taking a saved state its handlers do not expect. A state saved before formats named fields is read.
 extension LuaStore: PersistentState {
-    var stateFormat: String { LuaStateText.format }
+    var stateFormat: String { LuaStateText.format + " " + stateShape }
+
+    func reads(format: String) -> Bool { format == stateFormat || format == LuaStateText.format }
+
+    /// The table at `index`'s fields (its string keys) and their values' types, sorted: `{count: number,
+    /// items: table}`.
+    static func shape(at index: Int32, on lua: LuaStack) -> String {
+        var fields: [String] = []
+        lua.forEachPair(in: index) {
+            if let key = lua.string(at: -2) { fields.append(key + ": " + lua.type(at: -1).name) }
+        }
+        return "{" + fields.sorted().joined(separator: ", ") + "}"
+    }
 
     func encodeState(_ snapshot: Any) throws -> String {
         guard let table = snapshot as? LuaRef else { throw FluxScriptError("not a state of store '\(name)'") }

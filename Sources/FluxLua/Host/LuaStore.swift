@@ -33,8 +33,13 @@ final class LuaStore: StoreProtocol {
     private var published: LuaRef
     private let observers = ObserverList<LuaRef>()
 
-    init(name: String, owner: Owner, state: LuaRef, handlers: [String: LuaRef], waitFor: [String], host: FluxHost) {
+    /// Its initial state's fields and their types (``LuaStore/shape(at:on:)``): part of its
+    /// ``stateFormat``, so that a saved state is not read as a definition with other fields.
+    let stateShape: String
+
+    init(name: String, owner: Owner, state: LuaRef, shape: String, handlers: [String: LuaRef], waitFor: [String], host: FluxHost) {
         self.name = name
+        stateShape = shape
         self.owner = owner
         hostReference = host.reference
         self.handlers = handlers

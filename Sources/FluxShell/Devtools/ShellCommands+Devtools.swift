@@ -40,7 +40,7 @@ extension Shell {
                 labels.append(label)
             }
         }
-        guard !labels.isEmpty else { return print(undo ? "nothing to undo" : "nothing to redo") }
+        guard !labels.isEmpty else { return print((undo ? "nothing to undo" : "nothing to redo") + historyWaitNote) }
         let verb = undo ? "undid " : "redid "
         print(labels.count == 1 ? verb + labels[0] : verb + "\(labels.count) steps: " + labels.joined(separator: ", "))
     }
@@ -63,7 +63,7 @@ extension Shell {
         let history = dispatcher.history
         let steps = history.steps
         let entries = steps.undo + steps.redo.reversed()
-        guard !entries.isEmpty else { return print("no history yet") }
+        guard !entries.isEmpty else { return print("no history yet" + historyWaitNote) }
         let seen = monitor.steps(of: history)
         let text = ActionText(host.renderOptions)
         let width = String(entries.count).count

@@ -83,12 +83,14 @@ extension FluxHost {
             case let other:
                 throw arguments.error(1, "field 'state' must be a table, got \(other.name)")
             }
+            try lua.ensureSpace(2)
+            let shape = LuaStore.shape(at: -1, on: lua)
             lua.push(freeze)                  // the state: frozen, the script's table stays its own
             lua.insertTop(at: -2)
             try lua.pcall(arguments: 1, results: 1)
             let state = lua.ref(at: -1)
             lua.pop()
-            let store = LuaStore(name: name, owner: runningOwner, state: state, handlers: handlers, waitFor: waitFor, host: self)
+            let store = LuaStore(name: name, owner: runningOwner, state: state, shape: shape, handlers: handlers, waitFor: waitFor, host: self)
             store.payloads = payloads
             dispatcher.register(store)
         }
