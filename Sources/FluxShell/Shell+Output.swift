@@ -8,9 +8,29 @@ extension Shell {
         host.renderOptions.width = RenderOptions.detect().width
     }
 
+    /// How much of a long text ``print(_:)`` writes before it looks for Ctrl-C again, in bytes.
+    static let outputPiece = 4096
+
     /// Writes `text` and a newline.
+    ///
+    /// A long text goes out in pieces, and Ctrl-C between two of them drops the rest: on a terminal
+    /// that reads slowly, a table of a million rows takes minutes to show, and without this the
+    /// interrupt would wait for the last of it (and a second Ctrl-C would end the shell).
     func print(_ text: String) {
-        write(text.hasSuffix("\n") ? text : text + "\n")
+        let text = text.hasSuffix("\n") ? text : text + "\n"
+        guard text.utf8.count > Self.outputPiece else { return write(text) }
+        var rest = text.utf8[...]
+        var lineEnded = true
+        while !rest.isEmpty {
+            if SignalInterrupts.interruptPending {
+                return reportMessage((lineEnded ? "" : "\n") + "interrupted: the rest of the output is not shown")
+            }
+            var end = rest.index(rest.startIndex, offsetBy: Self.outputPiece, limitedBy: rest.endIndex) ?? rest.endIndex
+            while end < rest.endIndex, rest[end] & 0xC0 == 0x80 { rest.formIndex(after: &end) } // whole characters
+            write(String(Substring(rest[..<end])))
+            lineEnded = rest[rest.index(before: end)] == UInt8(ascii: "\n")
+            rest = rest[end...]
+        }
     }
 
     /// Writes an error: its message, and the traceback of a Lua error.

@@ -90,6 +90,30 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
+    @Test("Ctrl-C while a long result is shown drops the rest of it; the shell goes on")
+    func interruptLongOutput() throws {
+        let terminal = try Terminal()
+        defer { terminal.stop() }
+        try terminal.waitFor("flux> ")
+        terminal.type("s = string.rep('line\\n', 3000000)\r")
+        try terminal.waitFor("flux> ")
+        terminal.type("s\r")
+        try terminal.waitFor("line\r\nline\r\n")
+        // A terminal that has not read the output yet: the shell waits on it with most of 15 MB to go.
+        terminal.pauseReading()
+        terminal.type("\u{3}")
+        Thread.sleep(forTimeInterval: 0.3)
+        terminal.resumeReading()
+        try terminal.waitFor("interrupted: the rest of the output is not shown")
+        try terminal.waitFor("flux> ")
+        #expect(terminal.printed.utf8.count < 1_000_000, "the output went on after Ctrl-C")
+        terminal.type("#s\r")
+        try terminal.waitFor("15000000\r\n")
+        try terminal.waitFor("flux> ")
+        terminal.type("\u{4}")
+        #expect(try terminal.exitStatus() == 0)
+    }
+
     @Test("after the terminal is resized, :render fits the new width")
     func resize() throws {
         let view = "flux.view('long', {store = 'ticTacToe', render = function() return {sections = {{id = 's', header = 'H', cells = {{id = '1', title = string.rep('word ', 30)}}}}} end})"
@@ -213,12 +237,23 @@ final class Terminal: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
+        resumeReading()
+        try process.run()
+    }
+
+    /// Stops reading what the process prints, as a terminal that is slow to draw: once the buffers
+    /// between are full, the process waits in its writes.
+    func pauseReading() {
+        output.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Reads what the process prints again (as from the start).
+    func resumeReading() {
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }
             lock.withLock { text += String(decoding: data, as: UTF8.self) }
         }
-        try process.run()
     }
 
     func type(_ keys: String) {
