@@ -212,6 +212,26 @@ struct FluxshProcessSpec {
         #expect(missing.errors.contains("--plugins \(folder)/none: no such folder"))
     }
 
+    @Test("fluxsh help [SUBCOMMAND], which --help's last line offers, shows the help; usage names a subcommand as typed")
+    func helpSubcommand() throws {
+        let help = try FluxshProcess.run(["help"])
+        #expect(help.status == 0)
+        let dashDashHelp = try FluxshProcess.run(["--help"])
+        #expect(help.output == dashDashHelp.output)
+        let run = try FluxshProcess.run(["help", "run"])
+        #expect(run.status == 0)
+        let runDashDashHelp = try FluxshProcess.run(["run", "--help"])
+        #expect(run.output.contains("USAGE: fluxsh run ") && run.output == runDashDashHelp.output)
+        let test = try FluxshProcess.run(["--no-color", "help", "test"])
+        #expect(test.output.contains("USAGE: fluxsh test "))
+        let unknown = try FluxshProcess.run(["help", "bogus"])
+        #expect(unknown.status == 64)
+        #expect(unknown.errors.contains("help: no subcommand 'bogus' (subcommands: run, test)"))
+        let missing = try FluxshProcess.run(["run"])
+        #expect(missing.status == 64)
+        #expect(missing.errors.contains("USAGE: fluxsh run "))
+    }
+
     private func scriptFolder(_ files: [String: String]) throws -> String {
         let folder = temporaryPath("scripts")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
