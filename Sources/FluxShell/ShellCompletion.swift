@@ -18,7 +18,9 @@ extension Shell {
         // A payload: the fields of the action named by the word before it, once its `{` is typed.
         if let payload = command.completes.firstIndex(of: .payload), payload >= 1, words.count > payload,
            let brace = lead.firstIndex(of: "{") {
-            return .words(payloadFieldNames(action: String(words[payload]), typed: String(lead[brace...]), word: word))
+            // `name = ` whole: a field is always given a value, and a second Tab must not offer it again.
+            return .words(payloadFieldNames(action: String(words[payload]), typed: String(lead[brace...]), word: word)
+                .map { $0 + " = " }, terminator: nil)
         }
         // The argument being typed: the words after the command, counting the one under the cursor.
         let position = words.count - 1 - (word.isEmpty ? 0 : 1)
@@ -31,6 +33,8 @@ extension Shell {
         case .plugin: return .words(host.plugins.map(\.name))
         case .file: return .files
         case .payload: return .none
+        case .topic: return .words(Self.commands.map(\.name) + ["flux"] + FluxReference.functions.map { "flux." + $0.name })
+        case let .word(words): return .words(words)
         }
     }
 
