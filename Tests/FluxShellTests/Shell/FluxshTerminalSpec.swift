@@ -171,7 +171,7 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
-    @Test("with standard output redirected, prompts and escapes stay on the terminal and results go to the file")
+    @Test("with standard output redirected, prompts and escapes stay on the terminal and results go to the file, each as it comes")
     func redirectedOutput() throws {
         let file = temporaryPath("out.txt")
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -180,6 +180,8 @@ struct FluxshTerminalSpec {
         try terminal.waitFor("flux> ")
         terminal.type("6 * 7\r")
         try terminal.waitFor("flux> ")
+        // Out at once, not when the shell ends: `fluxsh | tee log` shows each result as it comes.
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "42\n")
         terminal.type(":render ticTacToe\r")
         try terminal.waitFor("flux> ")
         terminal.type("\u{4}")
