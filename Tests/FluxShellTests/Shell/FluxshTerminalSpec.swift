@@ -114,6 +114,26 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
+    @Test("Ctrl-C while a large table's value is being written out says so, without the shell's own frames")
+    func interruptPrintingAValue() throws {
+        let terminal = try Terminal()
+        defer { terminal.stop() }
+        try terminal.waitFor("flux> ")
+        terminal.type("t = {} for i = 1, 3000000 do t[i] = {i} end\r")
+        try terminal.waitFor("flux> ")
+        terminal.type("t\r")
+        try terminal.waitFor("t\r\n")
+        Thread.sleep(forTimeInterval: 0.3) // the table is being written out as text
+        terminal.type("\u{3}")
+        let shown = try terminal.text(until: "flux> ")
+        #expect(shown.contains("interrupted while printing the result"))
+        #expect(!shown.contains("fluxsh:") && !shown.contains("traceback"), "\(shown)")
+        terminal.type("#t\r")
+        try terminal.waitFor("3000000\r\n")
+        terminal.type("\u{4}")
+        #expect(try terminal.exitStatus() == 0)
+    }
+
     @Test("after the terminal is resized, :render fits the new width")
     func resize() throws {
         let view = "flux.view('long', {store = 'ticTacToe', render = function() return {sections = {{id = 's', header = 'H', cells = {{id = '1', title = string.rep('word ', 30)}}}}} end})"
