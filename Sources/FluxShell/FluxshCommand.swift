@@ -248,5 +248,14 @@ func writeOut(_ text: String) {
 func writeErr(_ text: String) {
     fflush(nil)
     var text = text
-    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    text.withUTF8 { bytes in
+        var offset = 0
+        // Whole: Ctrl-C (which does not restart a write) may cut one short on a slow terminal.
+        while offset < bytes.count {
+            let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
 }

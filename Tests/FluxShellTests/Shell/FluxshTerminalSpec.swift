@@ -134,6 +134,23 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
+    @Test("Ctrl-C reaches a script waiting in io.read() for a line of the terminal, at once")
+    func interruptReadingScript() throws {
+        let terminal = try Terminal()
+        defer { terminal.stop() }
+        try terminal.waitFor("flux> ")
+        terminal.type("line = io.read() read = true\r")
+        try terminal.waitFor("read = true")
+        Thread.sleep(forTimeInterval: 0.3) // the script waits for a line
+        terminal.type("\u{3}")
+        try terminal.waitFor("stdin:1: interrupted")
+        try terminal.waitFor("flux> ")
+        terminal.type("read == nil\r")
+        try terminal.waitFor("true\r\n")
+        terminal.type("\u{4}")
+        #expect(try terminal.exitStatus() == 0)
+    }
+
     @Test("after the terminal is resized, :render fits the new width")
     func resize() throws {
         let view = "flux.view('long', {store = 'ticTacToe', render = function() return {sections = {{id = 's', header = 'H', cells = {{id = '1', title = string.rep('word ', 30)}}}}} end})"
