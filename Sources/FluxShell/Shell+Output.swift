@@ -2,10 +2,15 @@ import FluxLua
 import FluxTable
 
 extension Shell {
-    /// Tables fit the terminal as it is now, resized or not, unless a width was configured (or COLUMNS set).
+    /// Tables, and values printed as Lua, fit the terminal as it is now, resized or not, unless a width
+    /// was configured (or COLUMNS set).
     func followTerminalWidth() {
-        guard configuration.width == nil else { return }
-        host.renderOptions.width = RenderOptions.detect().width
+        if configuration.width == nil { host.renderOptions.width = RenderOptions.detect().width }
+        // Two columns spare, for the comma after a nested table's line.
+        let width = max(1, host.renderOptions.width - 2)
+        guard width != valueWidth else { return }
+        valueWidth = width
+        _ = try? host.vm.call(setValueWidth, width)
     }
 
     /// How much of a long text ``print(_:)`` writes before it looks for Ctrl-C again, in bytes.
