@@ -116,15 +116,17 @@ public struct Fluxsh: ParsableCommand {
 
     static func banner(for shell: Shell, width: Int = RenderOptions.detect().width) -> String {
         let stores = shell.dispatcher.stores.map(\.name)
-        var text = "FluxShell \(Fluxsh.version) — Lua 5.4 with Flux stores"
-        text += stores.isEmpty ? " (none yet)\n" : ": \(stores.joined(separator: ", "))\n"
+        let title = "FluxShell \(Fluxsh.version) — Lua 5.4 with Flux stores"
+            + (stores.isEmpty ? " (none yet)" : ": \(stores.joined(separator: ", "))")
+        // Broken at spaces, not where the terminal would cut it, in the middle of a store's name.
+        var text = FluxReference.wrap(title, width: width).map { $0 + "\n" }.joined()
         if shell.host.views.names.contains("annotationFilter") {
             let hints = [":render annotationFilter", ":dispatch ticTacToe.placeToken {index = 4}", "flux.state(\"ticTacToe\")"]
             let line = "Try  " + hints.joined(separator: "   ")
             // The terminal's width now: on a narrow one each hint gets a line of its own.
             text += line.count <= width ? line + "\n" : "Try\n" + hints.map { "  " + $0 + "\n" }.joined()
         }
-        text += ":help lists the commands; Tab completes; Ctrl-D leaves.\n"
+        text += FluxReference.wrap(":help lists the commands; Tab completes; Ctrl-D leaves.", width: width).map { $0 + "\n" }.joined()
         return text
     }
 }
