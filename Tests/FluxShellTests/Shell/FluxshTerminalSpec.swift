@@ -114,6 +114,28 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
+    @Test("Ctrl-C stops a script's print of a long text on a slow terminal, and the script with it")
+    func interruptLongPrint() throws {
+        let terminal = try Terminal()
+        defer { terminal.stop() }
+        try terminal.waitFor("flux> ")
+        terminal.type("s = string.rep('line\\n', 3000000)\r")
+        try terminal.waitFor("flux> ")
+        terminal.type("print(s) printed = true\r")
+        try terminal.waitFor("line\r\nline\r\n")
+        terminal.pauseReading() // a terminal slow to draw: print waits in its write, 15 MB to go
+        terminal.type("\u{3}")
+        Thread.sleep(forTimeInterval: 0.3)
+        terminal.resumeReading()
+        try terminal.waitFor("stdin:1: interrupted")
+        try terminal.waitFor("flux> ")
+        #expect(terminal.printed.utf8.count < 1_000_000, "the output went on after Ctrl-C")
+        terminal.type("printed == nil\r")
+        try terminal.waitFor("true\r\n")
+        terminal.type("\u{4}")
+        #expect(try terminal.exitStatus() == 0)
+    }
+
     @Test("Ctrl-C while a large table's value is being written out says so, without the shell's own frames")
     func interruptPrintingAValue() throws {
         let terminal = try Terminal()
