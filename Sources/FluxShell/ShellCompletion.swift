@@ -10,7 +10,10 @@ extension Shell {
     public func completions(line: String, cursor: Int, word: String) -> Completions {
         let before = String(decoding: line.utf8.prefix(cursor), as: UTF8.self)
         let lead = before.drop(while: \.isBlank)
-        guard lead.hasPrefix(":") else { return .words(luaNames(word), terminator: nil) }
+        guard lead.hasPrefix(":") else {
+            let context = String(decoding: before.utf8.dropLast(word.utf8.count), as: UTF8.self)
+            return nameArgument(after: context) ?? .words(luaNames(word), terminator: nil)
+        }
         let words = lead.split(whereSeparator: \.isBlank)
         let typingName = !lead.contains(where: \.isBlank)
         if typingName { return .words(Self.commands.map { ":" + $0.name }) }
@@ -37,6 +40,24 @@ extension Shell {
         case let .word(words): return .words(words)
         }
     }
+
+    /// The names a `flux` function takes as its first argument, when `context` ends with its call's opening
+    /// quote: stores in `flux.state("`, actions in `flux.dispatch("`, views in `flux.render("`. A single
+    /// match is closed with the quote. Nil elsewhere.
+    private func nameArgument(after context: String) -> Completions? {
+        guard let match = Self.nameArgumentCall.firstMatch(in: context, range: NSRange(context.startIndex..., in: context)),
+              let function = Range(match.range(at: 1), in: context).map({ String(context[$0]) }),
+              let quote = Range(match.range(at: 2), in: context).map({ context[$0].first! }) else { return nil }
+        switch function {
+        case "state", "subscribe", "actions": return .words(dispatcher.stores.map(\.name), terminator: quote)
+        case "dispatch": return .words(dispatcher.registry.names, terminator: quote)
+        case "render", "model", "watch": return .words(host.views.names, terminator: quote)
+        default: return nil
+        }
+    }
+
+    /// `flux.NAME(` and a quote, at the end of the text before the word being completed.
+    private static let nameArgumentCall = try! NSRegularExpression(pattern: #"\bflux\.(\w+)\s*\(\s*(["'])$"#)
 
     /// The payload fields of `action` not yet given in `typed` (the payload so far, from its `{`).
     private func payloadFieldNames(action: String, typed: String, word: String) -> [String] {

@@ -173,6 +173,11 @@ struct ShellCommandSpec {
         #expect(words(":graph ", "") == ["--dot"])
         #expect(words(":history a", "a") == ["all"])
         #expect(words(":session c", "c") == ["compact"])
+        // The names a flux function takes, inside its first argument's quotes, closed with the quote.
+        #expect(shell.completions(line: "flux.state('tic", cursor: 15, word: "tic") == .words(shell.dispatcher.stores.map(\.name), terminator: "'"))
+        #expect(words("x = flux.dispatch(\"ticTacToe.p", "ticTacToe.p") == ["ticTacToe.placeToken"])
+        #expect(words("print(flux.render( \"ticT", "ticT") == ["ticTacToe"])
+        #expect(words("print(\"ticT", "ticT") == [])
     }
 
     @Test(":help and Tab after a colon offer the same commands, in the same order")
