@@ -91,7 +91,8 @@ struct FluxshTerminalSpec {
     }
 
     @Test("Ctrl-C while a long result is shown, or a script prints a long text, stops the output; the shell goes on",
-          arguments: [("s", "interrupted: the rest of the output is not shown"), ("print(s) printed = true", "stdin:1: interrupted")])
+          arguments: [("s", "interrupted: the rest of the output is not shown"), ("print(s) printed = true", "stdin:1: interrupted"),
+                      ("io.write(s) printed = true", "stdin:1: interrupted")])
     func interruptLongOutput(line: String, message: String) throws {
         let terminal = try Terminal()
         defer { terminal.stop() }
