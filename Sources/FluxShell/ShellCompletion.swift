@@ -12,7 +12,8 @@ extension Shell {
         let lead = before.drop(while: \.isBlank)
         guard lead.hasPrefix(":") else {
             let context = String(decoding: before.utf8.dropLast(word.utf8.count), as: UTF8.self)
-            return nameArgument(after: context) ?? .words(luaNames(word), terminator: nil)
+            return nameArgument(after: context) ?? payloadArgument(after: context, word: word)
+                ?? .words(luaNames(word), terminator: nil)
         }
         let words = lead.split(whereSeparator: \.isBlank)
         let typingName = !lead.contains(where: \.isBlank)
@@ -21,9 +22,7 @@ extension Shell {
         // A payload: the fields of the action named by the word before it, once its `{` is typed.
         if let payload = command.completes.firstIndex(of: .payload), payload >= 1, words.count > payload,
            let brace = lead.firstIndex(of: "{") {
-            // `name = ` whole: a field is always given a value, and a second Tab must not offer it again.
-            return .words(payloadFieldNames(action: String(words[payload]), typed: String(lead[brace...]), word: word)
-                .map { $0 + " = " }, terminator: nil)
+            return payloadFields(action: String(words[payload]), typed: String(lead[brace...]), word: word)
         }
         // The argument being typed: the words after the command, counting the one under the cursor.
         let position = words.count - 1 - (word.isEmpty ? 0 : 1)
@@ -45,10 +44,11 @@ extension Shell {
     /// quote: stores in `flux.state("`, actions in `flux.dispatch("`, views in `flux.render("`. A single
     /// match is closed with the quote. Nil elsewhere.
     private func nameArgument(after context: String) -> Completions? {
-        guard let match = Self.nameArgumentCall.firstMatch(in: context, range: NSRange(context.startIndex..., in: context)),
-              let function = Range(match.range(at: 1), in: context).map({ String(context[$0]) }),
-              let quote = Range(match.range(at: 2), in: context).map({ context[$0].first! }) else { return nil }
-        switch function {
+        // `flux.NAME(` and a quote, at the end.
+        guard let match = context.firstMatch(of: #/\bflux\.(\w+)\s*\(\s*(["'])$/#), let quote = match.output.2.first else {
+            return nil
+        }
+        switch match.output.1 {
         case "state", "subscribe", "actions": return .words(dispatcher.stores.map(\.name), terminator: quote)
         case "dispatch": return .words(dispatcher.registry.names, terminator: quote)
         case "render", "model", "watch": return .words(host.views.names, terminator: quote)
@@ -56,16 +56,23 @@ extension Shell {
         }
     }
 
-    /// `flux.NAME(` and a quote, at the end of the text before the word being completed.
-    private static let nameArgumentCall = try! NSRegularExpression(pattern: #"\bflux\.(\w+)\s*\(\s*(["'])$"#)
-
-    /// The payload fields of `action` not yet given in `typed` (the payload so far, from its `{`).
-    private func payloadFieldNames(action: String, typed: String, word: String) -> [String] {
-        guard let fields = host.payloadFields(of: action) else { return [] }
-        let given = typed.dropLast(word.count)
-        return fields.fields.map(\.name).filter { name in
-            given.range(of: "\\b\(NSRegularExpression.escapedPattern(for: name))\\s*=", options: .regularExpression) == nil
+    /// The payload fields of the action `flux.dispatch("NAME", {` names, when `context` ends inside that table.
+    private func payloadArgument(after context: String, word: String) -> Completions? {
+        // `flux.dispatch("NAME", {` and the fields typed since, at the end.
+        guard let match = context.firstMatch(of: #/\bflux\.dispatch\s*\(\s*["']([^"']+)["']\s*,\s*(\{[^{}]*)$/#) else {
+            return nil
         }
+        return payloadFields(action: String(match.output.1), typed: match.output.2 + word, word: word)
+    }
+
+    /// The payload fields of `action` not yet given in `typed` (the payload so far, from its `{`), each as
+    /// `name = ` whole: a field is always given a value, and a second Tab must not offer it again.
+    private func payloadFields(action: String, typed: String, word: String) -> Completions {
+        guard let fields = host.payloadFields(of: action) else { return .words([], terminator: nil) }
+        let given = typed.dropLast(word.count)
+        return .words(fields.fields.map(\.name).filter { name in
+            given.range(of: "\\b\(NSRegularExpression.escapedPattern(for: name))\\s*=", options: .regularExpression) == nil
+        }.map { $0 + " = " }, terminator: nil)
     }
 
     /// Lua globals and keywords, or the fields of the table `word`'s dotted prefix names.

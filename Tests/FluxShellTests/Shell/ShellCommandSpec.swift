@@ -203,6 +203,11 @@ struct ShellCommandSpec {
         #expect(shell.completions(line: completed, cursor: completed.utf8.count, word: "") == .words([], terminator: nil))
         let given = ":dispatch annotationFilter.toggleFilter {filter = 'a', "
         #expect(shell.completions(line: given, cursor: given.utf8.count, word: "") == .words([], terminator: nil))
+        // The same in Lua, in flux.dispatch's payload.
+        let lua = "flux.dispatch('ticTacToe.placeToken', {i"
+        #expect(shell.completions(line: lua, cursor: lua.utf8.count, word: "i") == .words(["index = "], terminator: nil))
+        let luaGiven = "x = flux.dispatch(\"annotationFilter.toggleFilter\", {filter = 'a', "
+        #expect(shell.completions(line: luaGiven, cursor: luaGiven.utf8.count, word: "") == .words([], terminator: nil))
     }
 }
 
