@@ -36,8 +36,8 @@ void flux_opendebug(lua_State *L);
  * only, and package.loadlib with one that opens Lua modules' entry points only (load.c). */
 void flux_openload(lua_State *L);
 
-/* Replaces string.rep and table.move, insert, remove, concat and sort with versions whose loops the budget
- * and interrupts reach (libloops.c). */
+/* Replaces print, io.write, string.rep and table.move, insert, remove, concat and sort with versions whose
+ * loops the budget and interrupts reach (libloops.c). */
 void flux_openlibloops(lua_State *L);
 /* Replaces string.find, match, gmatch and gsub with a matcher the budget and interrupts reach (patterns.c). */
 void flux_openpatterns(lua_State *L);

@@ -9,7 +9,10 @@
  *   from a C function's __index, which the hook never sees either.
  * - table.sort checks for a stop every FLUX_LOOP_STEP comparisons: its values may come from a C function's
  *   __index and its order from a C function, so sorting a table whose __len says 2^30 ran on beyond reach.
- * Each does what the string and table libraries' do otherwise.
+ * - print and io.write write a long text in pieces of FLUX_WRITE_STEP bytes and check for a stop between
+ *   them: one string of many megabytes to a terminal that draws slowly took minutes in one fwrite, beyond
+ *   Ctrl-C's reach (and a second Ctrl-C meanwhile ended the shell).
+ * Each does what the base, io, string and table libraries' do otherwise.
  */
 #include <limits.h>
 #include <string.h>
@@ -19,6 +22,62 @@
 
 /* How many elements a loop handles between two checks, each counted as an instruction. */
 #define FLUX_LOOP_STEP 1024
+
+/* How many bytes print writes between two checks, each counted as an instruction. */
+#define FLUX_WRITE_STEP 4096
+
+/* print(...), as lbaselib's: each value through luaL_tolstring, tab-separated, a newline, a flush. */
+static int flux_print(lua_State *L) {
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        size_t length;
+        const char *text = luaL_tolstring(L, i, &length);
+        if (i > 1) lua_writestring("\t", 1);
+        for (size_t done = 0; done < length; done += FLUX_WRITE_STEP) {
+            if (done > 0) flux_checkstop(L, 1);
+            lua_writestring(text + done, length - done < FLUX_WRITE_STEP ? length - done : FLUX_WRITE_STEP);
+        }
+        lua_pop(L, 1);
+    }
+    lua_writeline();
+    return 0;
+}
+
+/* io.write(...), upvalue 1 being the library's: called as it is unless a string is longer than a piece; then
+ * with one value, or one piece of a long string, at a time, stopping at the first failure. */
+static int flux_iowrite(lua_State *L) {
+    int n = lua_gettop(L);
+    int split = 0;
+    for (int i = 1; i <= n; i++) {
+        if (lua_type(L, i) != LUA_TNUMBER) luaL_checklstring(L, i, NULL); /* as the library's, by position */
+        if (lua_type(L, i) == LUA_TSTRING && lua_rawlen(L, i) > FLUX_WRITE_STEP) split = 1;
+    }
+    if (!split) {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_insert(L, 1);
+        lua_call(L, n, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    for (int i = 1; i <= n; i++) {
+        size_t length = lua_type(L, i) == LUA_TSTRING ? lua_rawlen(L, i) : 0;
+        size_t done = 0;
+        do {
+            if (done > 0) flux_checkstop(L, 1);
+            lua_settop(L, n);
+            lua_pushvalue(L, lua_upvalueindex(1));
+            if (length > 0) {
+                const char *text = lua_tostring(L, i);
+                lua_pushlstring(L, text + done, length - done < FLUX_WRITE_STEP ? length - done : FLUX_WRITE_STEP);
+            } else {
+                lua_pushvalue(L, i);
+            }
+            lua_call(L, 1, LUA_MULTRET);
+            if (lua_isnil(L, n + 1)) return lua_gettop(L) - n; /* nil, message, code */
+            done += FLUX_WRITE_STEP;
+        } while (done < length);
+    }
+    return lua_gettop(L) - n; /* the file */
+}
 
 /* string.rep(s, n [, sep]), upvalue 1 being the library's. */
 static int flux_strrep(lua_State *L) {
@@ -281,7 +340,11 @@ static void flux_wrapfield(lua_State *L, const char *name, lua_CFunction f) {
 }
 
 void flux_openlibloops(lua_State *L) {
+    lua_pushcfunction(L, flux_print);
+    lua_setglobal(L, "print");
     if (lua_getglobal(L, "string") == LUA_TTABLE) flux_wrapfield(L, "rep", flux_strrep);
+    lua_pop(L, 1);
+    if (lua_getglobal(L, "io") == LUA_TTABLE) flux_wrapfield(L, "write", flux_iowrite);
     lua_pop(L, 1);
     if (lua_getglobal(L, "table") == LUA_TTABLE) {
         static const luaL_Reg functions[] = {

@@ -73,7 +73,9 @@ void fluxrl_signal_drain_wake_pipe(void) {
 }
 
 /* SA_RESTART keeps blocking reads and writes of running code from failing with EINTR; poll() is
- * interrupted regardless. */
+ * interrupted regardless. Not for SIGINT: Ctrl-C must end a script's wait in io.read() on the terminal, so
+ * that the interrupt reaches the script at once (restarted, the read went on waiting for Return, and a
+ * second Ctrl-C meanwhile ended the shell). */
 int fluxrl_signal_catch(int sig, int keep_ignored) {
     if (sig <= 0 || sig >= NSIG || caught[sig]) return 0;
     struct sigaction action;
@@ -82,7 +84,7 @@ int fluxrl_signal_catch(int sig, int keep_ignored) {
     memset(&action, 0, sizeof action);
     action.sa_handler = handler;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
+    action.sa_flags = sig == SIGINT ? 0 : SA_RESTART;
     if (sigaction(sig, &action, NULL) != 0) return -1;
     caught[sig] = 1;
     /* A blocked mask is inherited across exec: a shell started from a thread that blocks the signal

@@ -38,17 +38,28 @@ public struct Fluxsh: ParsableCommand {
 
     public init() {}
 
-    /// Parses the command line and runs it. A script argument would take the names `run` and `test`, so
-    /// the first word that is not an option (or an option's value) is looked at first: a subcommand's name
-    /// runs that subcommand with the other words, the options before it included (`fluxsh --no-color test`).
+    /// Parses the command line and runs it. A script argument would take the names `run`, `test` and
+    /// `help`, so the first word that is not an option (or an option's value) is looked at first: a
+    /// subcommand's name runs that subcommand with the other words, the options before it included
+    /// (`fluxsh --no-color test`); `help` shows the help of the subcommand named after it, or of fluxsh.
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard let (subcommand, rest) = subcommand(in: arguments) else { return main(arguments) }
-        subcommand.main(rest)
+        switch subcommand(in: arguments) {
+        case nil: main(arguments)
+        case let (.help, rest)?: help(rest)
+        case let (.command(subcommand), rest)?: subcommand.main(rest)
+        }
+    }
+
+    /// What the first plain word of a command line names.
+    enum Subcommand {
+        case command(ParsableCommand.Type)
+        /// `fluxsh help [SUBCOMMAND]`, as the help's last line offers.
+        case help
     }
 
     /// The subcommand the first plain word of `arguments` names, and the other words; nil for none.
-    static func subcommand(in arguments: [String]) -> (ParsableCommand.Type, [String])? {
+    static func subcommand(in arguments: [String]) -> (Subcommand, [String])? {
         let valued: Set = ["--plugins", "--session", "-e", "-l"]
         var index = 0
         while index < arguments.count {
@@ -58,12 +69,25 @@ public struct Fluxsh: ParsableCommand {
                 index += valued.contains(word) ? 2 : 1
                 continue
             }
-            guard let subcommand = configuration.subcommands.first(where: { $0._commandName == word }) else { return nil }
             var rest = arguments
             rest.remove(at: index)
-            return (subcommand, rest)
+            if word == "help" { return (.help, rest) }
+            guard let subcommand = configuration.subcommands.first(where: { $0._commandName == word }) else { return nil }
+            return (.command(subcommand), rest)
         }
         return nil
+    }
+
+    /// `fluxsh help [SUBCOMMAND]`: the subcommand's help, or fluxsh's; an unknown name is a usage error.
+    static func help(_ words: [String]) -> Never {
+        let names = words.filter { !$0.hasPrefix("-") }
+        let subcommands: [ParsableCommand.Type] = configuration.subcommands
+        if names.isEmpty { Fluxsh.exit(withError: CleanExit.helpRequest(Fluxsh.self)) }
+        if names.count == 1, let subcommand = subcommands.first(where: { $0._commandName == names[0] }) {
+            subcommand.exit(withError: CleanExit.helpRequest(subcommand))
+        }
+        let known = subcommands.map { $0._commandName }.joined(separator: ", ")
+        Fluxsh.exit(withError: ValidationError("help: no subcommand '\(names.joined(separator: " "))' (subcommands: \(known))"))
     }
 
     /// The REPL, or a script and statements as `lua` runs them.
@@ -92,15 +116,17 @@ public struct Fluxsh: ParsableCommand {
 
     static func banner(for shell: Shell, width: Int = RenderOptions.detect().width) -> String {
         let stores = shell.dispatcher.stores.map(\.name)
-        var text = "FluxShell \(Fluxsh.version) — Lua 5.4 with Flux stores"
-        text += stores.isEmpty ? " (none yet)\n" : ": \(stores.joined(separator: ", "))\n"
+        let title = "FluxShell \(Fluxsh.version) — Lua 5.4 with Flux stores"
+            + (stores.isEmpty ? " (none yet)" : ": \(stores.joined(separator: ", "))")
+        // Broken at spaces, not where the terminal would cut it, in the middle of a store's name.
+        var text = FluxReference.wrap(title, width: width).map { $0 + "\n" }.joined()
         if shell.host.views.names.contains("annotationFilter") {
             let hints = [":render annotationFilter", ":dispatch ticTacToe.placeToken {index = 4}", "flux.state(\"ticTacToe\")"]
             let line = "Try  " + hints.joined(separator: "   ")
             // The terminal's width now: on a narrow one each hint gets a line of its own.
             text += line.count <= width ? line + "\n" : "Try\n" + hints.map { "  " + $0 + "\n" }.joined()
         }
-        text += ":help lists the commands; Tab completes; Ctrl-D leaves.\n"
+        text += FluxReference.wrap(":help lists the commands; Tab completes; Ctrl-D leaves.", width: width).map { $0 + "\n" }.joined()
         return text
     }
 }
@@ -144,7 +170,9 @@ struct ShellOptions: ParsableArguments {
 extension Fluxsh {
     /// `fluxsh run FILE…`.
     struct Run: ParsableCommand {
+        // Its usage and errors name it as typed, `fluxsh run`: main() runs it without its parent.
         static let configuration = CommandConfiguration(
+            _superCommandName: "fluxsh",
             abstract: "Run scripts in one shell; stop with a non-zero status at the first error."
         )
 
@@ -168,6 +196,7 @@ extension Fluxsh {
     /// `fluxsh test [DIR|FILE…]`.
     struct Test: ParsableCommand {
         static let configuration = CommandConfiguration(
+            _superCommandName: "fluxsh",
             abstract: "Run each script in a fresh shell; print ok or FAIL per script, then the counts."
         )
 
@@ -221,5 +250,14 @@ func writeOut(_ text: String) {
 func writeErr(_ text: String) {
     fflush(nil)
     var text = text
-    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    text.withUTF8 { bytes in
+        var offset = 0
+        // Whole: Ctrl-C (which does not restart a write) may cut one short on a slow terminal.
+        while offset < bytes.count {
+            let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
 }

@@ -95,6 +95,9 @@ public final class LineEditor {
     // MARK: - Terminal
 
     private func readTerminalLine(prompt: String) -> String? {
+        // What the last line printed is out before the next is asked for, also into a pipe or a file
+        // (`fluxsh | tee log`), where standard output waits for a full buffer, as lua's print does not.
+        fflush(fluxrl_stdout())
         SignalInterrupts.installIfNeeded()
         SignalInterrupts.enter(.editing, terminal: true)
         defer { SignalInterrupts.enter(.running, terminal: true) }

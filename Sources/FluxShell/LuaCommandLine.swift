@@ -1,5 +1,6 @@
 import ArgumentParser
 import FluxLua
+import Foundation
 
 /// What `fluxsh` takes as `lua` does: `-l MOD`, `-e STAT`, `-i`, and a script with its arguments.
 ///
@@ -7,6 +8,7 @@ import FluxLua
 /// fluxsh game.lua 3 fast        # arg = {[0] = "game.lua", "3", "fast"}; ... = "3", "fast"
 /// fluxsh -l json -e 'print(json)'
 /// fluxsh -i setup.lua           # the script, then the prompt
+/// fluxsh - a b < game.lua       # the script from standard input
 /// ```
 struct LuaCommandLine: ParsableArguments {
     @Option(name: .customShort("l"), help: ArgumentHelp("Require a module into the global of its name, before -e and the script (repeatable).", valueName: "mod"))
@@ -45,7 +47,10 @@ struct LuaCommandLine: ParsableArguments {
             }
             if let script {
                 try setArgumentTable(script, in: vm)
-                let chunk = try vm.load(try FluxHost.readSource(script), chunkName: "@" + script)
+                // `-` is standard input, as in lua: `fluxsh - <<'EOF'`.
+                let chunk = script == "-"
+                    ? try vm.load(try FluxHost.source(FileHandle.standardInput.readDataToEndOfFile(), from: "stdin"), chunkName: "=stdin")
+                    : try vm.load(try FluxHost.readSource(script), chunkName: "@" + script)
                 try vm.call(chunk) { lua in
                     try lua.ensureSpace(Int32(arguments.count))
                     for argument in arguments { lua.push(argument) }

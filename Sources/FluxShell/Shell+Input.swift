@@ -67,7 +67,12 @@ extension Shell {
                 try lua.ensureSpace(Int32(results.count) + 1)
                 lua.push(show)
                 for index in results { lua.pushCopy(of: index) }
-                try lua.pcall(arguments: Int32(results.count), results: 1)
+                do {
+                    try lua.pcall(arguments: Int32(results.count), results: 1)
+                } catch let error as LuaError where error.kind == .interrupted {
+                    // The chunk ran; Ctrl-C stopped the shell writing its value, whose frames are no news.
+                    throw LuaError(kind: .interrupted, message: "interrupted while printing the result")
+                }
                 defer { lua.pop() }
                 return lua.string(at: -1)
             }

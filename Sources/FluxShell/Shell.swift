@@ -34,10 +34,13 @@ public final class Shell {
 
     let write: (String) -> Void
     let writeError: (String) -> Void
-    /// The prelude's `show`, `pretty` and `complete`.
+    /// The prelude's `show`, `pretty`, `complete` and `set_width`.
     let show: LuaRef
     let pretty: LuaRef
     let complete: LuaRef
+    let setValueWidth: LuaRef
+    /// The width printed values were last laid out for (``followTerminalWidth()``).
+    var valueWidth: Int?
     /// The views `:watch` follows.
     var watches = WatchedViews()
     /// The log `:record` is writing, if any.
@@ -68,8 +71,9 @@ public final class Shell {
         host.report = { message in writeError(message + "\n") }
         host.renderOptions = configuration.renderOptions(detected: RenderOptions.detect())
         for view in features?.views ?? [] { host.views.register(view) }
-        (show, pretty, complete) = ShellPrelude.functions(in: host.vm)
+        (show, pretty, complete, setValueWidth) = ShellPrelude.functions(in: host.vm)
         installDevtools()
+        followTerminalWidth()
         host.vm.memoryLimit = configuration.memoryLimit
         host.vm.instructionBudget = configuration.instructionBudget
         for folder in configuration.plugins { host.loadPlugins(in: folder) }

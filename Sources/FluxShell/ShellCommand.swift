@@ -9,6 +9,10 @@ struct ShellCommand: Sendable {
         case store, action, view, watchedView, plugin, file
         /// A Lua table of the fields of the action the argument before names.
         case payload
+        /// What `:help` explains: a command's name, `flux` or `flux.NAME`.
+        case topic
+        /// One of these words: `on` and `off` for `:log`.
+        case word([String])
     }
 
     /// The name without its colon: `dispatch`.

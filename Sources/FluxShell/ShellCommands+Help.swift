@@ -11,38 +11,46 @@ extension Shell {
             print("\(command.usage)\n  \(command.summary)")
             return
         }
-        let width = Self.commands.map(\.usage.count).max() ?? 0
         let lineWidth = host.renderOptions.width
         var lines = FluxReference.wrap("Type Lua (an expression prints its value; `=` at the start means return) or a command:", width: lineWidth)
-        // A summary too long for the line goes on under itself, so that the list fits the terminal.
-        let room = max(20, host.renderOptions.width - width - 4)
-        for command in Self.commands {
-            let summary = FluxReference.wrap(command.summary, width: room)
-            lines.append("  " + command.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (summary.first ?? ""))
-            lines += summary.dropFirst().map { String(repeating: " ", count: width + 4) + $0 }
-        }
+        lines += Self.listing(Self.commands.map { ($0.usage, $0.summary) }, column: Self.commands.map(\.usage.count).max() ?? 0,
+                              width: lineWidth)
         lines += FluxReference.wrap("Tab completes commands, names and Lua fields; Ctrl-C stops a running script; Ctrl-D leaves. :help flux lists the functions of the flux module.", width: lineWidth)
         print(lines.joined(separator: "\n"))
+    }
+
+    /// The narrowest column a summary beside the names may have; a terminal with less room puts each
+    /// summary under its name.
+    static let summaryRoom = 20
+
+    /// A listing of names and their summaries that fits `width`: the names in a column `column` wide, each
+    /// summary beside its name, wrapping under itself; a longer name, or a terminal too narrow for two
+    /// columns, puts its summary on the lines below it, indented.
+    static func listing(_ rows: [(name: String, summary: String)], column: Int, width: Int) -> [String] {
+        let room = width - column - 4
+        let below = room >= summaryRoom ? column + 4 : 6
+        let indent = String(repeating: " ", count: below)
+        var lines: [String] = []
+        for (name, summary) in rows {
+            if room >= summaryRoom, name.count <= column {
+                let wrapped = FluxReference.wrap(summary, width: room)
+                lines.append("  " + name.padding(toLength: column + 2, withPad: " ", startingAt: 0) + (wrapped.first ?? ""))
+                lines += wrapped.dropFirst().map { indent + $0 }
+            } else {
+                lines.append("  " + name)
+                lines += FluxReference.wrap(summary, width: max(summaryRoom, width - below)).map { indent + $0 }
+            }
+        }
+        return lines
     }
 
     /// `:help flux.NAME`, or `:help flux` for the list of functions.
     func helpFlux(_ name: String) throws {
         if name == "flux" || name == "flux." {
-            // Signatures in a column of their own; a longer one puts its summary on the lines below.
-            let column = 28, room = max(20, host.renderOptions.width - column - 4)
-            var lines: [String] = []
-            for function in FluxReference.functions {
-                let summary = FluxReference.wrap(function.firstClause, width: room)
-                let indent = String(repeating: " ", count: column + 4)
-                if function.signature.count <= column {
-                    lines.append("  " + function.signature.padding(toLength: column + 2, withPad: " ", startingAt: 0) + (summary.first ?? ""))
-                    lines += summary.dropFirst().map { indent + $0 }
-                } else {
-                    lines.append("  " + function.signature)
-                    lines += summary.map { indent + $0 }
-                }
-            }
-            return print((lines + [":help flux.NAME shows one with an example."]).joined(separator: "\n"))
+            let lines = Self.listing(FluxReference.functions.map { ($0.signature, $0.firstClause) }, column: 28,
+                                     width: host.renderOptions.width)
+            let footer = FluxReference.wrap(":help flux.NAME shows one with an example.", width: host.renderOptions.width)
+            return print((lines + footer).joined(separator: "\n"))
         }
         guard let function = FluxReference.function(named: name) else {
             throw ShellCommandError.failed("flux has no function '\(name.dropFirst(5))' (:help flux lists them)")

@@ -4,7 +4,7 @@ import FluxLua
 extension Shell {
     /// Every `:` command, in the order `:help` lists them: what `:help` shows and Tab completes.
     static let commands: [ShellCommand] = [
-        ShellCommand("help", "[command|flux.NAME]", "list the commands, or show how a command or a flux function is used") { shell, arguments in
+        ShellCommand("help", "[command|flux.NAME]", "list the commands, or show how a command or a flux function is used", completes: [.topic]) { shell, arguments in
             try shell.help(arguments.optional())
         },
         ShellCommand("stores", "", "list the stores") { shell, arguments in
@@ -34,7 +34,7 @@ extension Shell {
         ShellCommand("unwatch", "[view]", "stop watching a view (all views without a name)", completes: [.watchedView]) { shell, arguments in
             try shell.unwatch(arguments.optional())
         },
-        ShellCommand("log", "[on|off]", "after every action, print its payload and each path it changed") { shell, arguments in
+        ShellCommand("log", "[on|off]", "after every action, print its payload and each path it changed", completes: [.word(["on", "off"])]) { shell, arguments in
             try shell.log(arguments)
         },
         ShellCommand("undo", "[count]", "undo the last change (a whole group at once), or count of them") { shell, arguments in
@@ -43,7 +43,7 @@ extension Shell {
         ShellCommand("redo", "[count]", "redo what was undone, one step or count") { shell, arguments in
             try shell.travel(arguments, undo: false)
         },
-        ShellCommand("history", "[count|all]", "list the undo steps with payloads and the stores each changed; with a count or all, the session's journal") { shell, arguments in
+        ShellCommand("history", "[count|all]", "list the undo steps with payloads and the stores each changed; with a count or all, the session's journal", completes: [.word(["all"])]) { shell, arguments in
             try shell.listHistory(arguments.optional())
         },
         ShellCommand("show", "<step>", "show every path a step of :history changed, old and new") { shell, arguments in
@@ -52,7 +52,7 @@ extension Shell {
         ShellCommand("goto", "<entry>", "go to the state right after entry N of the journal (no session: step N of :history)") { shell, arguments in
             try shell.goTo(step: arguments.number(from: 0))
         },
-        ShellCommand("graph", "[--dot]", "draw the stores, what they wait for, and the views over them") { shell, arguments in
+        ShellCommand("graph", "[--dot]", "draw the stores, what they wait for, and the views over them", completes: [.word(["--dot"])]) { shell, arguments in
             try shell.graph(arguments)
         },
         ShellCommand("load", "<file>", "load a Lua plugin (a .lua file, or a folder with init.lua)", completes: [.file]) { shell, arguments in
@@ -81,7 +81,7 @@ extension Shell {
         ShellCommand("replay", "<file>", "dispatch the actions of a recorded log", completes: [.file]) { shell, arguments in
             try shell.replay(arguments.path())
         },
-        ShellCommand("session", "[compact [keep]]", "show the session kept: its name, file and journal; compact drops all but the journal's last keep entries (1000), numbers unchanged") { shell, arguments in
+        ShellCommand("session", "[compact [keep]]", "show the session kept: its name, file and journal; compact drops all but the journal's last keep entries (1000), numbers unchanged", completes: [.word(["compact"])]) { shell, arguments in
             try shell.runSession(arguments)
         },
         ShellCommand("export", "<file> [from-to]", "write the session's journal (or a range of it) as an action log", completes: [.file]) { shell, arguments in

@@ -10,7 +10,11 @@ extension Shell {
     public func completions(line: String, cursor: Int, word: String) -> Completions {
         let before = String(decoding: line.utf8.prefix(cursor), as: UTF8.self)
         let lead = before.drop(while: \.isBlank)
-        guard lead.hasPrefix(":") else { return .words(luaNames(word), terminator: nil) }
+        guard lead.hasPrefix(":") else {
+            let context = String(decoding: before.utf8.dropLast(word.utf8.count), as: UTF8.self)
+            return nameArgument(after: context) ?? payloadArgument(after: context, word: word)
+                ?? .words(luaNames(word), terminator: nil)
+        }
         let words = lead.split(whereSeparator: \.isBlank)
         let typingName = !lead.contains(where: \.isBlank)
         if typingName { return .words(Self.commands.map { ":" + $0.name }) }
@@ -18,7 +22,7 @@ extension Shell {
         // A payload: the fields of the action named by the word before it, once its `{` is typed.
         if let payload = command.completes.firstIndex(of: .payload), payload >= 1, words.count > payload,
            let brace = lead.firstIndex(of: "{") {
-            return .words(payloadFieldNames(action: String(words[payload]), typed: String(lead[brace...]), word: word))
+            return payloadFields(action: String(words[payload]), typed: String(lead[brace...]), word: word)
         }
         // The argument being typed: the words after the command, counting the one under the cursor.
         let position = words.count - 1 - (word.isEmpty ? 0 : 1)
@@ -31,16 +35,44 @@ extension Shell {
         case .plugin: return .words(host.plugins.map(\.name))
         case .file: return .files
         case .payload: return .none
+        case .topic: return .words(Self.commands.map(\.name) + ["flux"] + FluxReference.functions.map { "flux." + $0.name })
+        case let .word(words): return .words(words)
         }
     }
 
-    /// The payload fields of `action` not yet given in `typed` (the payload so far, from its `{`).
-    private func payloadFieldNames(action: String, typed: String, word: String) -> [String] {
-        guard let fields = host.payloadFields(of: action) else { return [] }
-        let given = typed.dropLast(word.count)
-        return fields.fields.map(\.name).filter { name in
-            given.range(of: "\\b\(NSRegularExpression.escapedPattern(for: name))\\s*=", options: .regularExpression) == nil
+    /// The names a `flux` function takes as its first argument, when `context` ends with its call's opening
+    /// quote: stores in `flux.state("`, actions in `flux.dispatch("`, views in `flux.render("`. A single
+    /// match is closed with the quote. Nil elsewhere.
+    private func nameArgument(after context: String) -> Completions? {
+        // `flux.NAME(` and a quote, at the end.
+        guard let match = context.firstMatch(of: #/\bflux\.(\w+)\s*\(\s*(["'])$/#), let quote = match.output.2.first else {
+            return nil
         }
+        switch match.output.1 {
+        case "state", "subscribe", "actions": return .words(dispatcher.stores.map(\.name), terminator: quote)
+        case "dispatch": return .words(dispatcher.registry.names, terminator: quote)
+        case "render", "model", "watch": return .words(host.views.names, terminator: quote)
+        default: return nil
+        }
+    }
+
+    /// The payload fields of the action `flux.dispatch("NAME", {` names, when `context` ends inside that table.
+    private func payloadArgument(after context: String, word: String) -> Completions? {
+        // `flux.dispatch("NAME", {` and the fields typed since, at the end.
+        guard let match = context.firstMatch(of: #/\bflux\.dispatch\s*\(\s*["']([^"']+)["']\s*,\s*(\{[^{}]*)$/#) else {
+            return nil
+        }
+        return payloadFields(action: String(match.output.1), typed: match.output.2 + word, word: word)
+    }
+
+    /// The payload fields of `action` not yet given in `typed` (the payload so far, from its `{`), each as
+    /// `name = ` whole: a field is always given a value, and a second Tab must not offer it again.
+    private func payloadFields(action: String, typed: String, word: String) -> Completions {
+        guard let fields = host.payloadFields(of: action) else { return .words([], terminator: nil) }
+        let given = typed.dropLast(word.count)
+        return .words(fields.fields.map(\.name).filter { name in
+            given.range(of: "\\b\(NSRegularExpression.escapedPattern(for: name))\\s*=", options: .regularExpression) == nil
+        }.map { $0 + " = " }, terminator: nil)
     }
 
     /// Lua globals and keywords, or the fields of the table `word`'s dotted prefix names.

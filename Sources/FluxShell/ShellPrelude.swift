@@ -3,11 +3,11 @@ import FluxLua
 /// The shell's part written in Lua: how values print, what Tab offers for a Lua name, and the `expect`
 /// and `expect_error` globals scripts assert with.
 ///
-/// The chunk returns a table of the functions the shell calls (`show`, `pretty`, `complete`); the
+/// The chunk returns a table of the functions the shell calls (`show`, `pretty`, `complete`, `set_width`); the
 /// asserting functions become globals, so examples and tests can use them without a `require`.
 enum ShellPrelude {
     /// Runs the prelude in `vm` and returns the functions the shell calls.
-    static func functions(in vm: LuaVM) -> (show: LuaRef, pretty: LuaRef, complete: LuaRef) {
+    static func functions(in vm: LuaVM) -> (show: LuaRef, pretty: LuaRef, complete: LuaRef, setWidth: LuaRef) {
         do {
             let results = try vm.call(try vm.load(source, chunkName: "=fluxsh"), results: 1) { lua, range in
                 lua.ref(at: range.lowerBound)
@@ -19,7 +19,7 @@ enum ShellPrelude {
                 defer { lua.pop(2) }
                 return lua.ref(at: -1)
             }
-            return (field("show"), field("pretty"), field("complete"))
+            return (field("show"), field("pretty"), field("complete"), field("set_width"))
         } catch {
             preconditionFailure("the shell prelude does not load: \(error)")
         }
@@ -74,7 +74,9 @@ enum ShellPrelude {
       return "[" .. format("%s: %p", type(k), k) .. "]"
     end
 
+    -- The columns a value may take on one line: the terminal's less a margin, set by the shell.
     local width = 78
+    local function set_width(columns) width = columns end
 
     -- A read-only state view from the flux module: its fields, through the view's own pairs.
     local function view_fields(value)
@@ -225,6 +227,6 @@ enum ShellPrelude {
       return message
     end
 
-    return { show = show, pretty = pretty, complete = complete }
+    return { show = show, pretty = pretty, complete = complete, set_width = set_width }
     """#
 }

@@ -138,6 +138,13 @@ public final class FluxHost {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FluxScriptError("cannot read \(path)")
         }
+        return try source(data, from: path)
+    }
+
+    /// The Lua source in `data`, read from `path` (`stdin` for standard input): text, its `#!` line a comment.
+    ///
+    /// - Throws: ``FluxScriptError`` for bytes that are not UTF-8 text.
+    public static func source(_ data: Data, from path: String) throws -> String {
         guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
             throw FluxScriptError("cannot read \(path): not a text file")
         }

@@ -119,12 +119,12 @@ import Testing
         func complete(_ line: String, _ word: String) -> Completions {
             shell.completions(line: line, cursor: line.utf8.count, word: word)
         }
-        #expect(complete(":dispatch ticTacToe.placeToken {", "") == .words(["index"]))
-        #expect(complete(":dispatch ticTacToe.placeToken {in", "in") == .words(["index"]))
-        #expect(complete(":dispatch issues.edit {id = 3, ", "") == .words(["title"]))
-        #expect(complete(":dispatch todo.add {", "") == .words([]))
+        #expect(complete(":dispatch ticTacToe.placeToken {", "") == .words(["index = "], terminator: nil))
+        #expect(complete(":dispatch ticTacToe.placeToken {in", "in") == .words(["index = "], terminator: nil))
+        #expect(complete(":dispatch issues.edit {id = 3, ", "") == .words(["title = "], terminator: nil))
+        #expect(complete(":dispatch todo.add {", "") == .words([], terminator: nil))
         Self.declareTodoFields(transcript)
-        #expect(complete(":dispatch todo.add {", "") == .words(["due", "title"]))
+        #expect(complete(":dispatch todo.add {", "") == .words(["due = ", "title = "], terminator: nil))
         #expect(complete(":dispatch tic", "tic") == .words(shell.dispatcher.registry.names))
     }
 
@@ -274,6 +274,23 @@ import Testing
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().appendingPathComponent("../../../README.md").standardized, encoding: .utf8)
         #expect(readme.contains(FluxReference.markdownTable + "\n\n"))
+    }
+
+    @Test(":help and :help flux on a narrow terminal put each summary under its name, within the width")
+    func narrowHelp() {
+        let shell = ShellTranscript(width: 40)
+        for topic in [":help", ":help flux"] {
+            let lines = shell.print(topic).split(separator: "\n")
+            // Only a name longer than the terminal (a flux signature) may pass its edge.
+            let summaries = lines.filter { !$0.hasPrefix("  :") && !$0.hasPrefix("  flux.") }
+            #expect(summaries.allSatisfy { $0.count <= 40 }, "\(summaries.filter { $0.count > 40 })")
+        }
+        let help = shell.print(":help").split(separator: "\n").map(String.init)
+        let log = help.firstIndex(of: "  :log [on|off]")
+        #expect(log.map { help[$0 + 1] } == "      after every action, print its")
+        let functions = shell.print(":help flux").split(separator: "\n").map(String.init)
+        let inspect = functions.firstIndex(of: "  flux.inspect(value)")
+        #expect(inspect.map { functions[$0 + 1] } == "      the text the prompt prints for")
     }
 
     @Test("flux.inspect returns what the prompt prints; flux.print prints it")

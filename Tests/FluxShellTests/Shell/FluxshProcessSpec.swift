@@ -147,7 +147,7 @@ struct FluxshProcessSpec {
         #expect(result.status == 1)
     }
 
-    @Test("fluxsh SCRIPT args, -e, -l and -i behave as in lua; run and test stay subcommands after options")
+    @Test("fluxsh SCRIPT args, - (standard input), -e, -l and -i behave as in lua; run and test stay subcommands after options")
     func luaCommandLine() throws {
         let folder = try scriptFolder([
             "args.lua": "print(arg[0], arg[1], arg[2], #arg, ...)",
@@ -159,6 +159,11 @@ struct FluxshProcessSpec {
         let script = try FluxshProcess.run(["args.lua", "one", "two"], in: folder)
         #expect(script.status == 0)
         #expect(script.output == "args.lua\tone\ttwo\t2\tone\ttwo\n")
+        let piped = try FluxshProcess.run(["-", "one"], input: "#!/usr/bin/env fluxsh\nprint(arg[0], arg[1], ...)\n")
+        #expect(piped.status == 0 && piped.output == "-\tone\tone\n")
+        let pipedFailure = try FluxshProcess.run(["-"], input: "\nerror('piped script broke')\n")
+        #expect(pipedFailure.status == 1)
+        #expect(pipedFailure.errors.hasPrefix("stdin:2: piped script broke\nstack traceback:"))
         let failing = try FluxshProcess.run(["fails.lua"], in: folder)
         #expect(failing.status == 1)
         #expect(failing.errors.hasPrefix("fails.lua:1: script broke\nstack traceback:"))
@@ -210,6 +215,26 @@ struct FluxshProcessSpec {
         let missing = try FluxshProcess.run(["--plugins", folder + "/none"])
         #expect(missing.status == 64)
         #expect(missing.errors.contains("--plugins \(folder)/none: no such folder"))
+    }
+
+    @Test("fluxsh help [SUBCOMMAND], which --help's last line offers, shows the help; usage names a subcommand as typed")
+    func helpSubcommand() throws {
+        let help = try FluxshProcess.run(["help"])
+        #expect(help.status == 0)
+        let dashDashHelp = try FluxshProcess.run(["--help"])
+        #expect(help.output == dashDashHelp.output)
+        let run = try FluxshProcess.run(["help", "run"])
+        #expect(run.status == 0)
+        let runDashDashHelp = try FluxshProcess.run(["run", "--help"])
+        #expect(run.output.contains("USAGE: fluxsh run ") && run.output == runDashDashHelp.output)
+        let test = try FluxshProcess.run(["--no-color", "help", "test"])
+        #expect(test.output.contains("USAGE: fluxsh test "))
+        let unknown = try FluxshProcess.run(["help", "bogus"])
+        #expect(unknown.status == 64)
+        #expect(unknown.errors.contains("help: no subcommand 'bogus' (subcommands: run, test)"))
+        let missing = try FluxshProcess.run(["run"])
+        #expect(missing.status == 64)
+        #expect(missing.errors.contains("USAGE: fluxsh run "))
     }
 
     private func scriptFolder(_ files: [String: String]) throws -> String {

@@ -90,6 +90,69 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
+    @Test("Ctrl-C while a long result is shown, or a script prints a long text, stops the output; the shell goes on",
+          arguments: [("s", "interrupted: the rest of the output is not shown"), ("print(s) printed = true", "stdin:1: interrupted"),
+                      ("io.write(s) printed = true", "stdin:1: interrupted")])
+    func interruptLongOutput(line: String, message: String) throws {
+        let terminal = try Terminal()
+        defer { terminal.stop() }
+        try terminal.waitFor("flux> ")
+        terminal.type("s = string.rep('line\\n', 3000000)\r")
+        try terminal.waitFor("flux> ")
+        terminal.type(line + "\r")
+        try terminal.waitFor("line\r\nline\r\n")
+        // A terminal that has not read the output yet: the shell waits on it with most of 15 MB to go.
+        terminal.pauseReading()
+        terminal.type("\u{3}")
+        Thread.sleep(forTimeInterval: 0.3)
+        terminal.resumeReading()
+        try terminal.waitFor(message)
+        try terminal.waitFor("flux> ")
+        #expect(terminal.printed.utf8.count < 1_000_000, "the output went on after Ctrl-C")
+        terminal.type("#s, printed\r") // the script stopped at print
+        try terminal.waitFor("15000000\tnil\r\n")
+        try terminal.waitFor("flux> ")
+        terminal.type("\u{4}")
+        #expect(try terminal.exitStatus() == 0)
+    }
+
+    @Test("Ctrl-C while a large table's value is being written out says so, without the shell's own frames")
+    func interruptPrintingAValue() throws {
+        let terminal = try Terminal()
+        defer { terminal.stop() }
+        try terminal.waitFor("flux> ")
+        terminal.type("t = {} for i = 1, 3000000 do t[i] = {i} end\r")
+        try terminal.waitFor("flux> ")
+        terminal.type("t\r")
+        try terminal.waitFor("t\r\n")
+        Thread.sleep(forTimeInterval: 0.3) // the table is being written out as text
+        terminal.type("\u{3}")
+        let shown = try terminal.text(until: "flux> ")
+        #expect(shown.contains("interrupted while printing the result"))
+        #expect(!shown.contains("fluxsh:") && !shown.contains("traceback"), "\(shown)")
+        terminal.type("#t\r")
+        try terminal.waitFor("3000000\r\n")
+        terminal.type("\u{4}")
+        #expect(try terminal.exitStatus() == 0)
+    }
+
+    @Test("Ctrl-C reaches a script waiting in io.read() for a line of the terminal, at once")
+    func interruptReadingScript() throws {
+        let terminal = try Terminal()
+        defer { terminal.stop() }
+        try terminal.waitFor("flux> ")
+        terminal.type("line = io.read() read = true\r")
+        try terminal.waitFor("read = true")
+        Thread.sleep(forTimeInterval: 0.3) // the script waits for a line
+        terminal.type("\u{3}")
+        try terminal.waitFor("stdin:1: interrupted")
+        try terminal.waitFor("flux> ")
+        terminal.type("read == nil\r")
+        try terminal.waitFor("true\r\n")
+        terminal.type("\u{4}")
+        #expect(try terminal.exitStatus() == 0)
+    }
+
     @Test("after the terminal is resized, :render fits the new width")
     func resize() throws {
         let view = "flux.view('long', {store = 'ticTacToe', render = function() return {sections = {{id = 's', header = 'H', cells = {{id = '1', title = string.rep('word ', 30)}}}}} end})"
@@ -147,7 +210,7 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
-    @Test("with standard output redirected, prompts and escapes stay on the terminal and results go to the file")
+    @Test("with standard output redirected, prompts and escapes stay on the terminal and results go to the file, each as it comes")
     func redirectedOutput() throws {
         let file = temporaryPath("out.txt")
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -156,6 +219,8 @@ struct FluxshTerminalSpec {
         try terminal.waitFor("flux> ")
         terminal.type("6 * 7\r")
         try terminal.waitFor("flux> ")
+        // Out at once, not when the shell ends: `fluxsh | tee log` shows each result as it comes.
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "42\n")
         terminal.type(":render ticTacToe\r")
         try terminal.waitFor("flux> ")
         terminal.type("\u{4}")
@@ -213,12 +278,23 @@ final class Terminal: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
+        resumeReading()
+        try process.run()
+    }
+
+    /// Stops reading what the process prints, as a terminal that is slow to draw: once the buffers
+    /// between are full, the process waits in its writes.
+    func pauseReading() {
+        output.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Reads what the process prints again (as from the start).
+    func resumeReading() {
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }
             lock.withLock { text += String(decoding: data, as: UTF8.self) }
         }
-        try process.run()
     }
 
     func type(_ keys: String) {

@@ -166,6 +166,18 @@ struct ShellCommandSpec {
         #expect(words("flux.di", "flux.di") == ["flux.dispatch"])
         #expect(words("print(string.fo", "string.fo") == ["string.format"])
         #expect(words("pri", "pri") == ["print"])
+        #expect(words(":help ren", "ren") == ["render"])
+        #expect(words(":help flux.di", "flux.di") == ["flux.dispatch"])
+        #expect(words(":help ", "").contains("flux") && words(":help ", "").contains("quit"))
+        #expect(words(":log o", "o") == ["on", "off"])
+        #expect(words(":graph ", "") == ["--dot"])
+        #expect(words(":history a", "a") == ["all"])
+        #expect(words(":session c", "c") == ["compact"])
+        // The names a flux function takes, inside its first argument's quotes, closed with the quote.
+        #expect(shell.completions(line: "flux.state('tic", cursor: 15, word: "tic") == .words(shell.dispatcher.stores.map(\.name), terminator: "'"))
+        #expect(words("x = flux.dispatch(\"ticTacToe.p", "ticTacToe.p") == ["ticTacToe.placeToken"])
+        #expect(words("print(flux.render( \"ticT", "ticT") == ["ticTacToe"])
+        #expect(words("print(\"ticT", "ticT") == [])
     }
 
     @Test(":help and Tab after a colon offer the same commands, in the same order")
@@ -181,13 +193,21 @@ struct ShellCommandSpec {
         #expect(listed.contains(":dispatch") && listed.contains(":record!") && listed.contains(":quit"))
     }
 
-    @Test("a payload completes to the fields of the action before it, once its brace is typed")
+    @Test("a payload completes to the fields of the action before it, with their `=`, once its brace is typed")
     func payloadCompletion() {
         let shell = ShellTranscript().shell!
         let line = ":dispatch ticTacToe.placeToken {i"
-        #expect(shell.completions(line: line, cursor: line.utf8.count, word: "i") == .words(["index"]))
+        #expect(shell.completions(line: line, cursor: line.utf8.count, word: "i") == .words(["index = "], terminator: nil))
+        // What the completion left: a second Tab offers the field no more.
+        let completed = ":dispatch ticTacToe.placeToken {index = "
+        #expect(shell.completions(line: completed, cursor: completed.utf8.count, word: "") == .words([], terminator: nil))
         let given = ":dispatch annotationFilter.toggleFilter {filter = 'a', "
-        #expect(shell.completions(line: given, cursor: given.utf8.count, word: "") == .words([]))
+        #expect(shell.completions(line: given, cursor: given.utf8.count, word: "") == .words([], terminator: nil))
+        // The same in Lua, in flux.dispatch's payload.
+        let lua = "flux.dispatch('ticTacToe.placeToken', {i"
+        #expect(shell.completions(line: lua, cursor: lua.utf8.count, word: "i") == .words(["index = "], terminator: nil))
+        let luaGiven = "x = flux.dispatch(\"annotationFilter.toggleFilter\", {filter = 'a', "
+        #expect(shell.completions(line: luaGiven, cursor: luaGiven.utf8.count, word: "") == .words([], terminator: nil))
     }
 }
 

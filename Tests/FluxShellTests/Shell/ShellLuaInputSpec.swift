@@ -23,6 +23,17 @@ struct ShellLuaInputSpec {
         #expect(shell.print("setmetatable({}, {__tostring = function() return 'a point' end})") == "a point\n")
     }
 
+    @Test("a table goes on one line when it fits the terminal's width, else a field a line; flux.inspect the same")
+    func tablesFitTheWidth() {
+        let value = "{'aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd'}"
+        let oneLine = "{\"aaaaaaaaaa\", \"bbbbbbbbbb\", \"cccccccccc\", \"dddddddddd\"}\n"
+        #expect(ShellTranscript(width: 80).print(value) == oneLine)
+        let narrow = ShellTranscript(width: 40)
+        let lines = "{\n  \"aaaaaaaaaa\",\n  \"bbbbbbbbbb\",\n  \"cccccccccc\",\n  \"dddddddddd\",\n}\n"
+        #expect(narrow.print(value) == lines)
+        #expect(narrow.print("=flux.inspect(\(value))") == lines)
+    }
+
     @Test("hostile metatables: tables print from their raw contents; __tostring and __name as lua prints them")
     func hostileMetatables() {
         let shell = ShellTranscript()

@@ -6,11 +6,11 @@ final class ShellTranscript {
     private(set) var errors = ""
     private(set) var shell: Shell!
 
-    init(features: Bool = true, unicode: Bool = true) {
+    init(features: Bool = true, unicode: Bool = true, width: Int = 80) {
         var configuration = ShellConfiguration()
         configuration.features = features
         configuration.color = false
-        configuration.width = 80
+        configuration.width = width
         configuration.unicode = unicode
         shell = Shell(configuration: configuration,
                       write: { [unowned self] in output += $0 },
