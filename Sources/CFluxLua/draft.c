@@ -637,8 +637,12 @@ int flux_keysin(lua_State *L, int b, int a) {
 }
 
 /* Whether the frozen tables (or values) at a and b hold the same: tables compared key by key, what they
- * share compared once (a frozen state shares what an action did not change, so this is quick). */
-int flux_sameshape(lua_State *L, int a, int b, int depth) {
+ * share compared once (a frozen state shares what an action did not change, so this is quick). A table
+ * held in many places, or a state held inside itself twice, is compared once for each way of reaching it:
+ * twice as often for each level, so the pairs compared are counted down from *left, and past them the
+ * values are not the same (a change, which is never wrong, only an undo step more) rather than a walk in C
+ * that no interrupt reaches. */
+int flux_sameshape(lua_State *L, int a, int b, int depth, long long *left) {
     a = lua_absindex(L, a);
     b = lua_absindex(L, b);
     if (lua_rawequal(L, a, b)) return 1;
@@ -649,7 +653,7 @@ int flux_sameshape(lua_State *L, int a, int b, int depth) {
     while (lua_next(L, a)) {                             /* [.., key, va] */
         lua_pushvalue(L, -2);
         lua_rawget(L, b);                                /* [.., key, va, vb] */
-        if (lua_isnil(L, -1) || !flux_sameshape(L, -2, -1, depth + 1)) {
+        if (--*left < 0 || lua_isnil(L, -1) || !flux_sameshape(L, -2, -1, depth + 1, left)) {
             lua_pop(L, 3);
             return 0;
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Flux
 import Testing
 @testable import FluxLua
 
@@ -139,6 +140,55 @@ extension FluxLuaTests {
             local co = coroutine.create(function() coroutine.yield() end)
             return pcall(coroutine.close, coroutine.running()), coroutine.resume(co), coroutine.close(co), coroutine.status(co)
             """) == [false, true, true, "dead"])
+        }
+
+        @Test("an error object whose __tostring loops is stopped by an interrupt and by the budget, raised by a script or a store's handler, and the store is as it was",
+              .timeLimit(.minutes(1)))
+        func loopingErrorRendering() throws {
+            let host = FluxHost(dispatcher: Dispatcher())
+            let handle = host.vm.interruptHandle
+            host.vm.register("armInterrupt", in: "host") { _ in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { handle.interrupt() }
+                return 0
+            }
+            try host.run("""
+            looping = setmetatable({}, {__tostring = function() while true do end end})
+            flux.store{name = "s", state = {n = 0}, on = {["s.fail"] = function(s) s.n = 1 error(looping) end}}
+            """)
+            for raising in ["error(looping)", "flux.dispatch('s.fail')"] {
+                let interrupted = try #require(throws: LuaError.self) { try host.run("host.armInterrupt() \(raising)") }
+                #expect(interrupted.kind == .interrupted, "\(raising)")
+            }
+            host.vm.instructionBudget = 1_000_000
+            for raising in ["error(looping)", "flux.dispatch('s.fail')"] {
+                let stopped = try #require(throws: LuaError.self) { try host.run(raising) }
+                #expect(stopped.kind == .budgetExceeded, "\(raising)")
+            }
+            #expect(try host.run("return flux.state('s').n") == [0])
+        }
+
+        @Test("a new state holding a table in many places, or itself twice, is compared with the old one in bounded time: past a budget it is a change",
+              .timeLimit(.minutes(1)))
+        func sharedTablesCompareInBoundedTime() throws {
+            // Compared place by place, a table held twice on each of 40 levels is 2^40 comparisons, in C, where
+            // neither the budget nor an interrupt reaches: the dispatch never returned.
+            let host = FluxHost(dispatcher: Dispatcher())
+            try host.run("""
+            function dag(n) local t = {} for i = 1, n do t = {t, t} end return t end
+            heard = 0
+            flux.store{name = "web", state = {n = 0}, on = {
+              ["web.dag"] = function(s) s.d = dag(40) end,
+              ["web.small"] = function(s) s.d = dag(3) end,
+              ["web.twice"] = function(s) s.a = s s.b = s s.t = {} end,
+            }}
+            sub = flux.subscribe("web", function() heard = heard + 1 end)
+            """)
+            try host.run("flux.dispatch('web.dag') flux.dispatch('web.dag')")
+            #expect(try host.run("local d = flux.state('web').d return heard, d[1] == d[2], type(d[2][1][2][1])") == [3, true, "table"])
+            try host.run("flux.dispatch('web.small') flux.dispatch('web.small')")
+            #expect(try host.run("return heard") == [4], "an equal state a few levels deep is still no change")
+            try host.run("flux.dispatch('web.twice') flux.dispatch('web.twice')")
+            #expect(try host.run("local s = flux.state('web') return heard, s.a == s, s.b.b == s") == [6, true, true])
         }
     }
 }
