@@ -190,5 +190,34 @@ extension FluxLuaTests {
             try host.run("flux.dispatch('web.twice') flux.dispatch('web.twice')")
             #expect(try host.run("local s = flux.state('web') return heard, s.a == s, s.b.b == s") == [6, true, true])
         }
+
+        @Test("a table held twice on each of 40 levels is refused as a payload, cannot be saved, and is copied out in part, all in bounded time",
+              .timeLimit(.minutes(1)))
+        func sharedTablesWalkedInBoundedTime() throws {
+            // As a tree such a table is 2^40 values: checking the payload, saving the state a handler made of it
+            // and copying it out as a LuaValue walked it in Swift, beyond the budget's and interrupts' reach.
+            let host = FluxHost(dispatcher: Dispatcher())
+            try host.run("""
+            function dag(n) local t = {} for i = 1, n do t = {t, t} end return t end
+            flux.store{name = "web", state = {n = 0}, on = {["web.take"] = function(s, p) s.n = s.n + 1 end}}
+            """)
+            #expect(try host.run("return select(2, pcall(flux.dispatch, 'web.take', {d = dag(40)}))")
+                == ["web.take: invalid table: more than 1000000 values (a table held in several places counts in each)"])
+            #expect(try host.run("return flux.state('web').n") == [0])
+            try host.run("flux.dispatch('web.take', {d = dag(10)})")
+            #expect(try host.run("return flux.state('web').n") == [1], "a table held in many places, small as a tree, is plain data")
+            let lua = host.vm.stack
+            try host.run("big = {d = dag(40)}")
+            _ = lua.getGlobal("big")
+            defer { lua.pop() }
+            #expect(throws: LuaJSONError.self) { try LuaStateText.encode(at: -1, on: lua) }
+            do { _ = try LuaStateText.encode(at: -1, on: lua) } catch {
+                #expect("\(error)" == "state holds more than 1000000 values (a table held in several places is saved in each): it cannot be saved")
+            }
+            guard case let .table(fields) = lua.value(at: -1), case .array = fields["d"] else {
+                Issue.record("the first levels are copied out")
+                return
+            }
+        }
     }
 }
