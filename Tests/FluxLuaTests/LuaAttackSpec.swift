@@ -219,5 +219,34 @@ extension FluxLuaTests {
                 return
             }
         }
+
+        @Test("a table is refused as a key of a state, written, made or returned by a handler or given as an initial state: the script would keep it to change")
+        func tableKeysRefused() throws {
+            // Freezing copies a state's tables but not its keys, which are found by identity: a table key stayed
+            // the script's, which changed the published state (and what a session saves of it) with no action,
+            // and pairs of a view handed it to every subscriber, raw.
+            let host = FluxHost(dispatcher: Dispatcher())
+            try host.run("""
+            K = {x = 1}
+            flux.store{name = "k", state = {n = 0, sub = {}}, on = {
+              ["k.top"] = function(s) s.n = 1 s[K] = true end,
+              ["k.nested"] = function(s) s.n = 1 s.sub[K] = true end,
+              ["k.draft"] = function(s) s.n = 1 s[s.sub] = true end,
+              ["k.made"] = function(s) s.n = 1 s.t = {[K] = true} end,
+              ["k.returned"] = function(s) return {n = 1, [K] = true} end,
+              ["k.plain"] = function(s) s.n = s.n + 1 s[true] = 1 s[2.5] = 2 s[print] = 3 end,
+            }}
+            function keys() local n = 0 for k in pairs(flux.state("k")) do n = n + 1 end return n end
+            """)
+            for action in ["top", "nested", "draft", "made", "returned"] {
+                #expect(try host.run("return select(2, pcall(flux.dispatch, 'k.\(action)'))").first?.description
+                    .contains("a table cannot be a key of a state: the script would keep it to change") == true, "\(action)")
+            }
+            #expect(try host.run("return flux.state('k').n, keys(), next(flux.state('k').sub)") == [0, 2, .nil])
+            try host.run("flux.dispatch('k.plain')")
+            #expect(try host.run("return flux.state('k').n, keys()") == [1, 5], "keys of every other type stay")
+            #expect(try host.run("return select(2, pcall(flux.store, {name = 'k2', state = {a = {[{}] = 1}}}))")
+                == ["a table cannot be a key of a state: the script would keep it to change"])
+        }
     }
 }
