@@ -45,6 +45,9 @@ void flux_openpatterns(lua_State *L);
  * stopped (hook.c). */
 void flux_checkstop(lua_State *L, long long work);
 
+/* luaL_traceback's text, the search for each function's global name bounded (traceback.c). */
+void flux_traceback(lua_State *L, lua_State *L1, const char *msg, int level);
+
 /* Sets up the view metatable and its cache (view.c). */
 void flux_openviews(lua_State *L);
 

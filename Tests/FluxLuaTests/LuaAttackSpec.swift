@@ -254,5 +254,30 @@ extension FluxLuaTests {
             #expect(try host.run("return select(2, pcall(flux.store, {name = 'k2', state = {a = {[{}] = 1}}}))")
                 == ["a table cannot be a key of a state: the script would keep it to change"])
         }
+
+        @Test("a traceback names functions in bounded time however much package.loaded holds: the budget, an interrupt and debug.traceback end at once",
+              .timeLimit(.minutes(1)))
+        func tracebackNameSearchBounded() throws {
+            // lauxlib looks for each function's name in every field of every module, in C: with thirty thousand
+            // places of a table of thirty thousand fields, the traceback the message handler writes for the
+            // budget's or an interrupt's error ran for minutes beyond the reach of both.
+            let vm = Hook.vmWithInterruptTimer()
+            #expect(try vm.run("""
+            local ok, traceback = xpcall(function() error("x") end, debug.traceback)
+            return traceback:find("in function 'error'", 1, true) ~= nil
+            """) == [true], "a function is named by its module as before")
+            try vm.run("""
+            local fields = {} for i = 1, 30000 do fields["f" .. i] = i end
+            for i = 1, 30000 do package.loaded["m" .. i] = fields end
+            """)
+            vm.instructionBudget = 1_000_000
+            let stopped = try #require(throws: LuaError.self) { try vm.run("while true do end") }
+            #expect(stopped.kind == .budgetExceeded)
+            vm.instructionBudget = nil
+            let interrupted = try #require(throws: LuaError.self) { try vm.run("host.armInterrupt() while true do end") }
+            #expect(interrupted.kind == .interrupted)
+            #expect(try vm.run("return select(2, xpcall(function() error('x') end, debug.traceback)):find('stack traceback:', 1, true) ~= nil")
+                == [true])
+        }
     }
 }
