@@ -151,8 +151,8 @@ extension LuaValue {
     static let maximumDepth = 200
     /// The most values a table is copied out, checked or saved with, a table it holds in several places
     /// counted in each: as a tree, a table held twice on each of 40 levels is 2^40 values, and the walk in
-    /// Swift, beyond the budget's and interrupts' reach, would never end.
-    public static let maximumValues = 1_000_000
+    /// Swift, beyond the budget's and interrupts' reach, would never end. A table of a million entries fits.
+    public static let maximumValues = 2_000_000
 }
 
 // MARK: - Lua syntax
