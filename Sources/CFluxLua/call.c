@@ -17,7 +17,7 @@ static int flux_msghandler(lua_State *L) {
         }
         if (!rendered) lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }                                                           /* [.., message] */
-    luaL_traceback(L, L, NULL, 1);                              /* [.., message, traceback] */
+    flux_traceback(L, L, NULL, 1);                              /* [.., message, traceback] */
     lua_setfield(L, LUA_REGISTRYINDEX, FLUX_TRACEBACK_KEY);     /* [.., message] */
     return 1;
 }

@@ -41,7 +41,7 @@ static long long flux_cost(lua_State *L, int t, int other, long long *pairs, int
 /* One walk of the old state's top table for both questions a handler's result asks: is it the same state,
  * and if not, what does the old one cost beside it. The count is flux_tablecost's, to the pair. */
 int flux_samestate(lua_State *L, int old, int now, long long *bytes) {
-    long long pairs = FLUX_COST_BUDGET;
+    long long pairs = FLUX_COST_BUDGET, left = FLUX_COST_BUDGET;
     int same = 1;
     old = lua_absindex(L, old);
     now = lua_absindex(L, now);
@@ -56,7 +56,7 @@ int flux_samestate(lua_State *L, int old, int now, long long *bytes) {
             *bytes += FLUX_TABLE_SLOT;
             if (lua_type(L, -2) == LUA_TTABLE) *bytes += flux_cost(L, lua_gettop(L) - 1, lua_gettop(L), &pairs, 1);
         }
-        if (same && (lua_isnil(L, -1) || !flux_sameshape(L, -2, -1, 2))) same = 0;
+        if (same && (lua_isnil(L, -1) || !flux_sameshape(L, -2, -1, 2, &left))) same = 0;
         lua_pop(L, 2);
     }
     return same && flux_keysin(L, now, old);             /* no key only the new state has */
@@ -71,6 +71,7 @@ void flux_comparebegin(FluxCompare *c) {
     c->matched = 0;
     c->pairs = FLUX_COST_BUDGET;
     c->bytes = FLUX_TABLE_HEADER;
+    c->left = FLUX_COST_BUDGET;
 }
 
 /* [.., key, value] of the new state: the pair compared with the old state's (at absolute index old), and the
@@ -87,7 +88,7 @@ void flux_comparepair(lua_State *L, int old, FluxCompare *c) {
             c->bytes += FLUX_TABLE_SLOT;
             if (lua_type(L, -1) == LUA_TTABLE) c->bytes += flux_cost(L, lua_gettop(L), lua_gettop(L) - 1, &c->pairs, 1);
         }
-        if (c->same && !flux_sameshape(L, -1, -2, 2)) c->same = 0;
+        if (c->same && !flux_sameshape(L, -1, -2, 2, &c->left)) c->same = 0;
     }
     lua_pop(L, 1);
 }

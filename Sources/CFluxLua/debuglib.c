@@ -11,6 +11,7 @@
  *   the drafts' bookkeeping, the names `flux.dispatch` has resolved).
  * - debug.getuservalue and debug.setuservalue refuse a full userdata: a script makes none, and the host's
  *   keep what no script may reach in their user values (the published state under a read-only view).
+ * - debug.traceback writes ldblib's text, its search for global names bounded as the host's own (traceback.c).
  * - debug.getlocal and debug.setlocal refuse the frame of a C function (its stack holds the host's values:
  *   the published state a handler's draft reads through), and debug.getinfo leaves out a C function it
  *   would return (`func`): a script cannot call the host's C functions with arguments of its own.
@@ -139,6 +140,19 @@ static int flux_debuggetinfo(lua_State *L) {
     return 1;
 }
 
+/* debug.traceback([thread,] [message [, level]]), as in ldblib. */
+static int flux_debugtraceback(lua_State *L) {
+    int arg = lua_type(L, 1) == LUA_TTHREAD;
+    lua_State *L1 = arg ? lua_tothread(L, 1) : L;
+    const char *msg = lua_tostring(L, arg + 1);
+    if (msg == NULL && !lua_isnoneornil(L, arg + 1)) {   /* a message that is no string comes back as it is */
+        lua_pushvalue(L, arg + 1);
+        return 1;
+    }
+    flux_traceback(L, L1, msg, (int)luaL_optinteger(L, arg + 2, L == L1 ? 1 : 0));
+    return 1;
+}
+
 void flux_opendebug(lua_State *L) {
     if (lua_getglobal(L, "debug") == LUA_TTABLE) {
         lua_pushcfunction(L, flux_debuggetmetatable);
@@ -164,6 +178,8 @@ void flux_opendebug(lua_State *L) {
         lua_setfield(L, -2, "getuservalue");
         lua_pushcfunction(L, flux_debugsetuservalue);
         lua_setfield(L, -2, "setuservalue");
+        lua_pushcfunction(L, flux_debugtraceback);
+        lua_setfield(L, -2, "traceback");
     }
     lua_pop(L, 1);
 }

@@ -385,6 +385,13 @@ static int flux_draft_index(lua_State *L) {
     return 1;
 }
 
+/* Raises unless the key at idx may be a state's. A table may not: keys are found by identity, so freezing
+ * cannot copy one, and it would stay the script's, to change after its action was done (and a subscriber's,
+ * handed out by pairs of a view). */
+static void flux_checkkey(lua_State *L, int idx) {
+    if (lua_type(L, idx) == LUA_TTABLE) luaL_error(L, "a table cannot be a key of a state: the script would keep it to change");
+}
+
 /* A write to the state's own draft that puts no table in nor takes one out is counted in the FluxDrafts:
  * whether the field now differs from the old state's, so that freezing such a draft needs no walk. Its
  * first write copies the state (a state held inside itself has more places to link it into: flux_touch). */
@@ -394,6 +401,7 @@ static int flux_draft_newindex(lua_State *L) {
     flux_settopto(L, 3);
     if (!flux_istop(L, d, 1)) {
         flux_pushrecord(L, 1);                           /* [d, k, v, record] */
+        flux_checkkey(L, 2);
         flux_touch(L, 4);
         lua_rawgeti(L, 4, R_COPY);
         lua_insert(L, 2);                                /* [d, copy, k, v, record] */
@@ -402,6 +410,7 @@ static int flux_draft_newindex(lua_State *L) {
         d->tables = 1;
         return 0;
     }
+    flux_checkkey(L, 2);
     lua_pushnil(L);                                      /* [d, k, v, nil]: keeps the indices below */
     if (d->count >= 0) {
         lua_getiuservalue(L, DRAFTS, U_BASE);
@@ -585,6 +594,7 @@ static lua_Integer flux_freezevalue(lua_State *L, int v, FluxFreeze *f, int dept
     h = 1;
     lua_pushnil(L);
     while (lua_next(L, t)) {                             /* [.., t, key, x] */
+        flux_checkkey(L, -2);
         if (lua_type(L, -1) == LUA_TTABLE) {
             int x = lua_gettop(L);
             lua_Integer hx = flux_freezevalue(L, x, f, depth + 1); /* [.., t, key, x, fx] */
@@ -637,8 +647,12 @@ int flux_keysin(lua_State *L, int b, int a) {
 }
 
 /* Whether the frozen tables (or values) at a and b hold the same: tables compared key by key, what they
- * share compared once (a frozen state shares what an action did not change, so this is quick). */
-int flux_sameshape(lua_State *L, int a, int b, int depth) {
+ * share compared once (a frozen state shares what an action did not change, so this is quick). A table
+ * held in many places, or a state held inside itself twice, is compared once for each way of reaching it:
+ * twice as often for each level, so the pairs compared are counted down from *left, and past them the
+ * values are not the same (a change, which is never wrong, only an undo step more) rather than a walk in C
+ * that no interrupt reaches. */
+int flux_sameshape(lua_State *L, int a, int b, int depth, long long *left) {
     a = lua_absindex(L, a);
     b = lua_absindex(L, b);
     if (lua_rawequal(L, a, b)) return 1;
@@ -649,7 +663,7 @@ int flux_sameshape(lua_State *L, int a, int b, int depth) {
     while (lua_next(L, a)) {                             /* [.., key, va] */
         lua_pushvalue(L, -2);
         lua_rawget(L, b);                                /* [.., key, va, vb] */
-        if (lua_isnil(L, -1) || !flux_sameshape(L, -2, -1, depth + 1)) {
+        if (--*left < 0 || lua_isnil(L, -1) || !flux_sameshape(L, -2, -1, depth + 1, left)) {
             lua_pop(L, 3);
             return 0;
         }

@@ -45,6 +45,9 @@ void flux_openpatterns(lua_State *L);
  * stopped (hook.c). */
 void flux_checkstop(lua_State *L, long long work);
 
+/* luaL_traceback's text, the search for each function's global name bounded (traceback.c). */
+void flux_traceback(lua_State *L, lua_State *L1, const char *msg, int level);
+
 /* Sets up the view metatable and its cache (view.c). */
 void flux_openviews(lua_State *L);
 
@@ -53,8 +56,9 @@ void flux_openviews(lua_State *L);
 void flux_opendrafts(lua_State *L);
 /* Whether every key of the table at absolute index b is a key of the table at absolute index a (draft.c). */
 int flux_keysin(lua_State *L, int b, int a);
-/* Whether the frozen values at a and b hold the same: tables compared key by key (draft.c). */
-int flux_sameshape(lua_State *L, int a, int b, int depth);
+/* Whether the frozen values at a and b hold the same: tables compared key by key, *left pairs at most (counted
+ * down; past them, not the same) (draft.c). */
+int flux_sameshape(lua_State *L, int a, int b, int depth, long long *left);
 /* Whether the frozen state at `now` holds the same as the state at `old` (another table); when it does
  * not, *bytes is the old state's undo cost beside it, as flux_tablecost counts with FLUX_COST_BUDGET
  * (cost.c). */
@@ -69,6 +73,7 @@ typedef struct {
     long long matched;
     long long pairs;   /* what is left of FLUX_COST_BUDGET */
     long long bytes;
+    long long left;    /* what is left of the pairs flux_sameshape may compare (FLUX_COST_BUDGET) */
 } FluxCompare;
 void flux_comparebegin(FluxCompare *c);
 /* [.., key, value] of the new state: compares the pair with the old state's at absolute index `old`. */

@@ -7,6 +7,8 @@
  * view of its published state itself (flux_newview), so the subscribers of one change share one view
  * without a weak table growing by an entry per change. A view has no finalizer.
  */
+#include <string.h>
+
 #include "internal.h"
 
 #define FLUX_VIEW_METATABLE "flux.view" /* a Swift state proxy's is "flux.state" */
@@ -24,10 +26,14 @@ static void flux_pushviewmetatable(lua_State *L) {
  * view. The metatable is left for the caller to return above (not popped: one call fewer on every read).
  * The functions hold no upvalue: the iterator __pairs hands out is within a script's reach, and
  * debug.getupvalue would hand it the metatable. The metatable is known by its address: the registry keeps
- * it, so no other object has it, and Lua never moves an object. */
+ * it, so no other object has it, and Lua never moves an object. A Swift store's state is named flux.state
+ * too: refused, it is said which it is, not "flux.state expected, got flux.state". */
 static void flux_checkview(lua_State *L, int idx) {
-    if (!lua_getmetatable(L, idx) || lua_topointer(L, -1) != flux_control(L)->viewmetatable_at)
-        luaL_typeerror(L, idx, "flux.state");
+    if (lua_getmetatable(L, idx) && lua_topointer(L, -1) == flux_control(L)->viewmetatable_at) return;
+    if (lua_type(L, idx) == LUA_TUSERDATA && luaL_getmetafield(L, idx, "__name") == LUA_TSTRING
+        && strcmp(lua_tostring(L, -1), FLUX_PROXY_METATABLE) == 0)
+        luaL_argerror(L, idx, "flux.state expected, got a Swift store's state (iterate it with what pairs(state) returns)");
+    luaL_typeerror(L, idx, "flux.state");
 }
 
 /* [..] -> [.., metatable, table]. The table behind the view at `idx`; an error for anything else (a

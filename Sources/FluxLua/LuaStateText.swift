@@ -8,7 +8,8 @@ import Foundation
 /// `{"float": "inf"}`.
 ///
 /// Functions, userdata, coroutines and cycles cannot be saved (an error names where); a table shared
-/// in two places is saved twice, and comes back as two tables.
+/// in two places is saved twice, and comes back as two tables, so a state of more than
+/// ``LuaValue/maximumValues`` values, counted so, cannot be saved either.
 enum LuaStateText {
     /// The encoding's name, saved with the text.
     static let format = "lua-pairs-1"
@@ -17,7 +18,8 @@ enum LuaStateText {
     static func encode(at index: Int32, on lua: LuaStack) throws -> String {
         var text = ""
         var open: [UnsafeRawPointer] = []
-        try write(at: lua.absoluteIndex(index), on: lua, into: &text, path: "state", open: &open)
+        var left = LuaValue.maximumValues
+        try write(at: lua.absoluteIndex(index), on: lua, into: &text, path: "state", open: &open, left: &left)
         return text
     }
 
@@ -34,7 +36,7 @@ enum LuaStateText {
     }
 
     private static func write(at index: Int32, on lua: LuaStack, into text: inout String, path: String,
-                              open: inout [UnsafeRawPointer]) throws {
+                              open: inout [UnsafeRawPointer], left: inout Int) throws {
         switch lua.type(at: index) {
         case .nil, .none: text += "null"
         case .boolean: text += lua.isTruthy(at: index) ? "true" : "false"
@@ -62,13 +64,17 @@ enum LuaStateText {
             text += "["
             var first = true
             try lua.forEachPair(in: index) {       // [.., key, value]
+                left -= 1
+                guard left >= 0 else {
+                    throw LuaJSONError("state holds more than \(LuaValue.maximumValues) values (a table held in several places is saved in each): it cannot be saved")
+                }
                 if !first { text += "," }
                 first = false
                 text += "["
-                try write(at: lua.top - 1, on: lua, into: &text, path: path, open: &open)
+                try write(at: lua.top - 1, on: lua, into: &text, path: path, open: &open, left: &left)
                 text += ","
                 let key = lua.isInteger(at: -2) ? "[\(lua.integer(at: -2) ?? 0)]" : lua.type(at: -2) == .string ? ".\(lua.string(at: -2) ?? "?")" : "[…]"
-                try write(at: lua.top, on: lua, into: &text, path: path + key, open: &open)
+                try write(at: lua.top, on: lua, into: &text, path: path + key, open: &open, left: &left)
                 text += "]"
             }
             text += "]"

@@ -50,10 +50,12 @@ extension LuaValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, Ex
 // MARK: - Reading and pushing
 
 extension LuaStack {
-    /// The value at `index` as a `LuaValue`. Never fails: what cannot be copied becomes `.opaque`.
+    /// The value at `index` as a `LuaValue`. Never fails: what cannot be copied becomes `.opaque` (a
+    /// cycle, a table nested too deep, the tables past ``LuaValue/maximumValues``).
     public func value(at index: Int32) -> LuaValue {
         var enclosing: [UnsafeRawPointer] = []
-        return value(at: absoluteIndex(index), enclosing: &enclosing)
+        var left = LuaValue.maximumValues
+        return value(at: absoluteIndex(index), enclosing: &enclosing, left: &left)
     }
 
     /// The values at `indices`, bottom first.
@@ -61,7 +63,8 @@ extension LuaStack {
         indices.map { value(at: $0) }
     }
 
-    private func value(at index: Int32, enclosing: inout [UnsafeRawPointer]) -> LuaValue {
+    private func value(at index: Int32, enclosing: inout [UnsafeRawPointer], left: inout Int) -> LuaValue {
+        left -= 1
         switch type(at: index) {
         case .none, .nil: return .nil
         case .boolean: return .boolean(isTruthy(at: index))
@@ -70,22 +73,22 @@ extension LuaStack {
             let integer = lua_tointegerx(state, index, &isInteger)
             return lua_isinteger(state, index) != 0 && isInteger != 0 ? .integer(Int(integer)) : .number(lua_tonumberx(state, index, nil))
         case .string: return .string(string(at: index) ?? "")
-        case .table: return table(at: index, enclosing: &enclosing)
+        case .table: return table(at: index, enclosing: &enclosing, left: &left)
         default: return .opaque(address(at: index))
         }
     }
 
     /// [..] -> [..]
-    private func table(at index: Int32, enclosing: inout [UnsafeRawPointer]) -> LuaValue {
+    private func table(at index: Int32, enclosing: inout [UnsafeRawPointer], left: inout Int) -> LuaValue {
         guard let pointer = lua_topointer(state, index), !enclosing.contains(pointer),
-              enclosing.count < LuaValue.maximumDepth, lua_checkstack(state, 3) != 0
+              enclosing.count < LuaValue.maximumDepth, left >= 0, lua_checkstack(state, 3) != 0
         else { return .opaque(address(at: index)) }
         enclosing.append(pointer)
         defer { enclosing.removeLast() }
         var sequence: [Int: LuaValue] = [:]
         var fields: [LuaKey: LuaValue] = [:]
         forEachPair(in: index) {                        // [.., key, value]
-            let element = value(at: top, enclosing: &enclosing)
+            let element = value(at: top, enclosing: &enclosing, left: &left)
             if lua_isinteger(state, -2) != 0, let key = integer(at: -2) {
                 sequence[key] = element
             } else {
@@ -146,6 +149,10 @@ extension LuaStack {
 extension LuaValue {
     /// Tables nested deeper than this are not copied out.
     static let maximumDepth = 200
+    /// The most values a table is copied out, checked or saved with, a table it holds in several places
+    /// counted in each: as a tree, a table held twice on each of 40 levels is 2^40 values, and the walk in
+    /// Swift, beyond the budget's and interrupts' reach, would never end. A table of a million entries fits.
+    public static let maximumValues = 2_000_000
 }
 
 // MARK: - Lua syntax

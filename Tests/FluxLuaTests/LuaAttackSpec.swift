@@ -1,4 +1,5 @@
 import Foundation
+import Flux
 import Testing
 @testable import FluxLua
 
@@ -139,6 +140,144 @@ extension FluxLuaTests {
             local co = coroutine.create(function() coroutine.yield() end)
             return pcall(coroutine.close, coroutine.running()), coroutine.resume(co), coroutine.close(co), coroutine.status(co)
             """) == [false, true, true, "dead"])
+        }
+
+        @Test("an error object whose __tostring loops is stopped by an interrupt and by the budget, raised by a script or a store's handler, and the store is as it was",
+              .timeLimit(.minutes(1)))
+        func loopingErrorRendering() throws {
+            let host = FluxHost(dispatcher: Dispatcher())
+            let handle = host.vm.interruptHandle
+            host.vm.register("armInterrupt", in: "host") { _ in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { handle.interrupt() }
+                return 0
+            }
+            try host.run("""
+            looping = setmetatable({}, {__tostring = function() while true do end end})
+            flux.store{name = "s", state = {n = 0}, on = {["s.fail"] = function(s) s.n = 1 error(looping) end}}
+            """)
+            for raising in ["error(looping)", "flux.dispatch('s.fail')"] {
+                let interrupted = try #require(throws: LuaError.self) { try host.run("host.armInterrupt() \(raising)") }
+                #expect(interrupted.kind == .interrupted, "\(raising)")
+            }
+            host.vm.instructionBudget = 1_000_000
+            for raising in ["error(looping)", "flux.dispatch('s.fail')"] {
+                let stopped = try #require(throws: LuaError.self) { try host.run(raising) }
+                #expect(stopped.kind == .budgetExceeded, "\(raising)")
+            }
+            #expect(try host.run("return flux.state('s').n") == [0])
+        }
+
+        @Test("a new state holding a table in many places, or itself twice, is compared with the old one in bounded time: past a budget it is a change",
+              .timeLimit(.minutes(1)))
+        func sharedTablesCompareInBoundedTime() throws {
+            // Compared place by place, a table held twice on each of 40 levels is 2^40 comparisons, in C, where
+            // neither the budget nor an interrupt reaches: the dispatch never returned.
+            let host = FluxHost(dispatcher: Dispatcher())
+            try host.run("""
+            function dag(n) local t = {} for i = 1, n do t = {t, t} end return t end
+            heard = 0
+            flux.store{name = "web", state = {n = 0}, on = {
+              ["web.dag"] = function(s) s.d = dag(40) end,
+              ["web.small"] = function(s) s.d = dag(3) end,
+              ["web.twice"] = function(s) s.a = s s.b = s s.t = {} end,
+            }}
+            sub = flux.subscribe("web", function() heard = heard + 1 end)
+            """)
+            try host.run("flux.dispatch('web.dag') flux.dispatch('web.dag')")
+            #expect(try host.run("local d = flux.state('web').d return heard, d[1] == d[2], type(d[2][1][2][1])") == [3, true, "table"])
+            try host.run("flux.dispatch('web.small') flux.dispatch('web.small')")
+            #expect(try host.run("return heard") == [4], "an equal state a few levels deep is still no change")
+            try host.run("flux.dispatch('web.twice') flux.dispatch('web.twice')")
+            #expect(try host.run("local s = flux.state('web') return heard, s.a == s, s.b.b == s") == [6, true, true])
+        }
+
+        @Test("a payload, a saved state and a table copied out to Swift hold at most two million values, a table held in several places counted in each",
+              .timeLimit(.minutes(1)))
+        func sharedTablesWalkedInBoundedTime() throws {
+            // As a tree a table held twice on each of 40 levels is 2^40 values: checking the payload, saving the
+            // state a handler made of it and copying it out as a LuaValue walked it in Swift, beyond the budget's and
+            // interrupts' reach. Each stops at two million values, counted as a tree: 1,500 places of one table of
+            // 1,500 reach it as surely, and sooner.
+            let host = FluxHost(dispatcher: Dispatcher())
+            try host.run("""
+            function dag(n) local t = {} for i = 1, n do t = {t, t} end return t end
+            function wide() local leaf, t = {}, {} for i = 1, 1500 do leaf[i] = i end for i = 1, 1500 do t[i] = leaf end return t end
+            flux.store{name = "web", state = {n = 0}, on = {["web.take"] = function(s, p) s.n = s.n + 1 end}}
+            """)
+            #expect(try host.run("return select(2, pcall(flux.dispatch, 'web.take', {d = wide()}))")
+                == ["web.take: invalid table: more than 2000000 values (a table held in several places counts in each)"])
+            #expect(try host.run("return flux.state('web').n") == [0])
+            try host.run("flux.dispatch('web.take', {d = dag(10)})")
+            #expect(try host.run("return flux.state('web').n") == [1], "a table held in many places, small as a tree, is plain data")
+            let lua = host.vm.stack
+            try host.run("big = {d = wide()}")
+            _ = lua.getGlobal("big")
+            defer { lua.pop() }
+            do {
+                _ = try LuaStateText.encode(at: -1, on: lua)
+                Issue.record("saved")
+            } catch {
+                #expect("\(error)" == "state holds more than 2000000 values (a table held in several places is saved in each): it cannot be saved")
+            }
+            guard case let .table(fields) = lua.value(at: -1), case let .array(rows) = fields["d"],
+                  case .array = rows.first, case .opaque = rows.last else {
+                Issue.record("the first million values are copied out, the rest left opaque")
+                return
+            }
+        }
+
+        @Test("a table is refused as a key of a state, written, made or returned by a handler or given as an initial state: the script would keep it to change")
+        func tableKeysRefused() throws {
+            // Freezing copies a state's tables but not its keys, which are found by identity: a table key stayed
+            // the script's, which changed the published state (and what a session saves of it) with no action,
+            // and pairs of a view handed it to every subscriber, raw.
+            let host = FluxHost(dispatcher: Dispatcher())
+            try host.run("""
+            K = {x = 1}
+            flux.store{name = "k", state = {n = 0, sub = {}}, on = {
+              ["k.top"] = function(s) s.n = 1 s[K] = true end,
+              ["k.nested"] = function(s) s.n = 1 s.sub[K] = true end,
+              ["k.draft"] = function(s) s.n = 1 s[s.sub] = true end,
+              ["k.made"] = function(s) s.n = 1 s.t = {[K] = true} end,
+              ["k.returned"] = function(s) return {n = 1, [K] = true} end,
+              ["k.plain"] = function(s) s.n = s.n + 1 s[true] = 1 s[2.5] = 2 s[print] = 3 end,
+            }}
+            function keys() local n = 0 for k in pairs(flux.state("k")) do n = n + 1 end return n end
+            """)
+            for action in ["top", "nested", "draft", "made", "returned"] {
+                #expect(try host.run("return select(2, pcall(flux.dispatch, 'k.\(action)'))").first?.description
+                    .contains("a table cannot be a key of a state: the script would keep it to change") == true, "\(action)")
+            }
+            #expect(try host.run("return flux.state('k').n, keys(), next(flux.state('k').sub)") == [0, 2, .nil])
+            try host.run("flux.dispatch('k.plain')")
+            #expect(try host.run("return flux.state('k').n, keys()") == [1, 5], "keys of every other type stay")
+            #expect(try host.run("return select(2, pcall(flux.store, {name = 'k2', state = {a = {[{}] = 1}}}))")
+                == ["a table cannot be a key of a state: the script would keep it to change"])
+        }
+
+        @Test("a traceback names functions in bounded time however much package.loaded holds: the budget, an interrupt and debug.traceback end at once",
+              .timeLimit(.minutes(1)))
+        func tracebackNameSearchBounded() throws {
+            // lauxlib looks for each function's name in every field of every module, in C: with thirty thousand
+            // places of a table of thirty thousand fields, the traceback the message handler writes for the
+            // budget's or an interrupt's error ran for minutes beyond the reach of both.
+            let vm = Hook.vmWithInterruptTimer()
+            #expect(try vm.run("""
+            local ok, traceback = xpcall(function() error("x") end, debug.traceback)
+            return traceback:find("in function 'error'", 1, true) ~= nil
+            """) == [true], "a function is named by its module as before")
+            try vm.run("""
+            local fields = {} for i = 1, 30000 do fields["f" .. i] = i end
+            for i = 1, 30000 do package.loaded["m" .. i] = fields end
+            """)
+            vm.instructionBudget = 1_000_000
+            let stopped = try #require(throws: LuaError.self) { try vm.run("while true do end") }
+            #expect(stopped.kind == .budgetExceeded)
+            vm.instructionBudget = nil
+            let interrupted = try #require(throws: LuaError.self) { try vm.run("host.armInterrupt() while true do end") }
+            #expect(interrupted.kind == .interrupted)
+            #expect(try vm.run("return select(2, xpcall(function() error('x') end, debug.traceback)):find('stack traceback:', 1, true) ~= nil")
+                == [true])
         }
     }
 }

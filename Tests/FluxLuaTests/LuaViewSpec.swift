@@ -50,4 +50,17 @@ struct LuaViewSpec {
         #expect(world.reports.isEmpty)
         watch.cancel()
     }
+
+    @Test("a render function's table with a cell id or a section id twice is refused with the ids it repeats")
+    func repeatedIDsNamed() throws {
+        try world.run(#"""
+        flux.view("cells", {store = "tally", render = function() return {sections = {{header = "h", cells = {{id = "a", title = "1"}, {id = "a", title = "2"}}}}} end})
+        flux.view("sections", {store = "tally", render = function() return {sections = {{header = "h"}, {header = "h"}}} end})
+        """#)
+        // Both said only "invalid value": the decoding message kept only texts starting "invalid" or "expected".
+        #expect(try world.run("return select(2, pcall(flux.render, 'cells'))")
+            == [.string("field 'model.sections[1]': invalid cells: section 'h' has duplicate cell ids: 'a'")])
+        #expect(try world.run("return select(2, pcall(flux.render, 'sections'))")
+            == [.string("field 'model.sections': invalid sections: duplicate section ids: 'h'")])
+    }
 }

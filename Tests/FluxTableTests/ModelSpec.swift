@@ -94,7 +94,7 @@ struct ModelSpec {
             _ = try decode(json)
             Issue.record("decoding succeeded")
         } catch let DecodingError.dataCorrupted(context) {
-            #expect(context.debugDescription == "section 'Issues' has duplicate cell ids: 'Open', 'x'")
+            #expect(context.debugDescription == "invalid cells: section 'Issues' has duplicate cell ids: 'Open', 'x'")
             #expect(context.underlyingError as? TableModelError == .duplicateCellIDs(section: "Issues", ids: ["Open", "x"]))
         }
     }

@@ -59,14 +59,26 @@ extension LuaValueDecoder {
     /// drop or repair such parts silently.
     func checkPlainData() throws {
         var open: [UnsafeRawPointer] = []
-        try Self.checkPlainData(at: index, path: codingPath, stack: stack, limit: options.maximumDepth, open: &open)
+        var left = LuaValue.maximumValues
+        do {
+            try Self.checkPlainData(at: index, path: codingPath, stack: stack, limit: options.maximumDepth, open: &open,
+                                    left: &left)
+        } catch is TooManyValues {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
+                "invalid table: more than \(LuaValue.maximumValues) values (a table held in several places counts in each)"))
+        }
     }
 
+    /// Raised where the count of values runs out, reported for the whole table: that place names nothing.
+    private struct TooManyValues: Error {}
+
     private static func checkPlainData(at index: Int32, path: [any CodingKey], stack: LuaStack, limit: Int,
-                                       open: inout [UnsafeRawPointer]) throws {
+                                       open: inout [UnsafeRawPointer], left: inout Int) throws {
         func refuse(_ message: String) -> DecodingError {
             DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: message))
         }
+        left -= 1
+        guard left >= 0 else { throw TooManyValues() }
         switch stack.type(at: index) {
         case .none, .nil, .boolean:
             return
@@ -104,7 +116,7 @@ extension LuaValueDecoder {
                     throw DecodingError.dataCorrupted(.init(codingPath: path + [key],
                         debugDescription: "invalid key: two keys of the table read as \"\(text)\" (such as [1] and [\"1\"], or one text in two Unicode forms)"))
                 }
-                try checkPlainData(at: stack.top, path: path + [key], stack: stack, limit: limit, open: &open)
+                try checkPlainData(at: stack.top, path: path + [key], stack: stack, limit: limit, open: &open, left: &left)
             }
         case let other:
             throw refuse("invalid value: a \(other.name) cannot be sent in a payload")

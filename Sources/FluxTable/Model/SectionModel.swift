@@ -75,9 +75,9 @@ extension SectionModel: Codable {
         )
         do {
             try validate()
-        } catch let error as TableModelError {
+        } catch let error as TableModelError { // "invalid …": a decoding message names what was wrong, not a fallback
             throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
+                codingPath: decoder.codingPath, debugDescription: "invalid cells: \(error)", underlyingError: error))
         }
     }
 

@@ -74,7 +74,7 @@ extension TableViewModel: Codable {
         } catch let error as TableModelError {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath + [CodingKeys.sections],
-                debugDescription: error.description, underlyingError: error))
+                debugDescription: "invalid sections: \(error)", underlyingError: error))
         }
     }
 
