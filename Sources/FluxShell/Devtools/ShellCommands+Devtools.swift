@@ -97,7 +97,8 @@ extension Shell {
     func show(step number: Int) throws {
         let steps = dispatcher.history.steps
         let entries = steps.undo + steps.redo.reversed()
-        guard entries.indices.contains(number - 1) else {
+        // Compared before counting from 0, so that `:show -9223372036854775808` is refused, not an overflow.
+        guard number >= 1, number <= entries.count else {
             throw ShellCommandError.failed(entries.isEmpty ? "no history yet" : "no step \(number): :history lists steps 1-\(entries.count)")
         }
         let index = number - 1
