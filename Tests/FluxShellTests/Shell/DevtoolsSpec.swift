@@ -80,6 +80,24 @@ import Testing
         #expect(shell.type("flux.log('yes')").errors.hasPrefix("stdin:1: bad argument #1 to 'log' (boolean expected, got string)"))
     }
 
+    @Test(":log and :show name a Lua table's integer keys as :state does, [1000], in the order of the numbers")
+    func integerKeys() {
+        let shell = ShellTranscript()
+        let defined = shell.type("""
+            flux.store{name = "sparse", state = {t = {}}, on = {
+              ["sparse.fill"] = function(state) state.t[1000] = "a"; state.t[2] = "b"; state.t["2"] = "text" end}}
+            """)
+        #expect(defined.ok, "\(defined.errors)")
+        shell.type(":log on")
+        let changes = """
+              sparse.t[2]: nil → "b"
+              sparse.t[1000]: nil → "a"
+              sparse.t["2"]: nil → "text"
+            """
+        #expect(shell.print(":dispatch sparse.fill") == "sparse.fill\n" + changes + "\n")
+        #expect(shell.print(":show 1") == "1. sparse.fill\n" + changes + "\n")
+    }
+
     @Test(":watch names the action and shows the state diff above the table patch")
     func watch() {
         let shell = Self.shellWithTodo()
@@ -188,6 +206,9 @@ import Testing
         #expect(shell.print("table.concat(heard, ' ')") == "0\n")
         #expect(shell.type(":show 4").errors == "no step 4: :history lists steps 1-3\n")
         #expect(shell.type(":goto 4").errors == "no step 4: :history lists steps 1-3 (0 is before the first)\n")
+        // The lowest whole number is a step like any other that is not there, not an overflow.
+        #expect(shell.type(":show -9223372036854775808").errors == "no step -9223372036854775808: :history lists steps 1-3\n")
+        #expect(shell.type(":show 0").errors == "no step 0: :history lists steps 1-3\n")
     }
 
     @Test("a group of many actions is one step that keeps its first actions and counts the rest")
