@@ -78,6 +78,12 @@ extension Shell {
             guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, from <= to else {
                 throw ShellCommandError.failed("a range is FROM-TO, two action numbers from 1 (the journal holds \(session.firstNumber)-\(length))")
             }
+            // A range wholly past the end holds nothing: refused rather than written as an empty log.
+            guard from <= length else {
+                throw ShellCommandError.failed("no entries \(text): "
+                    + (length < session.firstNumber ? "the journal is empty" : "the journal holds \(session.firstNumber)-\(length)")
+                    + "; nothing was exported")
+            }
             range = from ... to
         }
         let entries: [JournalEntry]

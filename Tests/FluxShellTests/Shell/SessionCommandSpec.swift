@@ -105,7 +105,9 @@ struct SessionCommandSpec {
             :export \(export) 2-3
             :history all
             :history x
+            :export \(export).past 9-12
             """)
+        defer { try? FileManager.default.removeItem(atPath: export + ".past") }
         let lines = result.output.split(separator: "\n").dropFirst().map(String.init) // "undid …"
         #expect(lines[0] == "session  j")
         #expect(lines[1] == "file     \(state)/fluxsh/sessions/j.sqlite")
@@ -117,6 +119,9 @@ struct SessionCommandSpec {
         let exported = try String(contentsOfFile: export, encoding: .utf8).split(separator: "\n")
         #expect(exported.count == 2 && exported[0].contains(#""index":0"#) && exported[1].contains(#""index":1"#))
         #expect(result.errors.contains("'x' is not a count"))
+        // A range past the end is refused, not written as an empty log.
+        #expect(result.errors.contains("no entries 9-12: the journal holds 1-5; nothing was exported"))
+        #expect(!FileManager.default.fileExists(atPath: export + ".past"))
         let replayed = try FluxshProcess.run(["--no-color"], input: ":replay \(export)\nflux.state('ticTacToe').board[2]\n")
         #expect(replayed.output == "replayed 2 entries from \(export)\nO\n")
     }
