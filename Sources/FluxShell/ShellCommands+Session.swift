@@ -1,5 +1,6 @@
 import Flux
 import FluxSession
+import FluxTable
 import Foundation
 
 extension Shell {
@@ -62,9 +63,13 @@ extension Shell {
         let entries = try session.journal(first ... max(first, length))
         guard !entries.isEmpty else { return print("the journal is empty") }
         let width = String(entries.last!.number).count
+        let text = ActionText(host.renderOptions)
         print(entries.map { entry in
             let number = String(entry.number)
-            return String(repeating: " ", count: width - number.count) + number + "  " + entry.line
+            // Cut to the terminal, as every devtools line is: a payload of megabytes is one line of it
+            // (`:export` writes the entries whole).
+            return DisplayWidth.truncate(String(repeating: " ", count: width - number.count) + number + "  " + entry.line,
+                                         to: text.width, ellipsis: text.unicode ? "…" : "...")
         }.joined(separator: "\n"))
     }
 

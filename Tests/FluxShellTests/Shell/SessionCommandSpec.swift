@@ -126,6 +126,23 @@ struct SessionCommandSpec {
         #expect(replayed.output == "replayed 2 entries from \(export)\nO\n")
     }
 
+    @Test(":history N cuts each entry to the terminal's width; :export writes it whole")
+    func longEntries() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let export = temporaryPath("long.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: export) }
+        let result = try FluxshProcess.run(["--no-color", "--session", "long"], input: """
+            flux.store{name = "notes", state = {}, on = {["notes.set"] = function(state, action) state.text = action.text end}}
+            flux.dispatch("notes.set", {text = string.rep("y", 100000)})
+            :history 1
+            :export \(export)
+            """, environment: environment.merging(["COLUMNS": "40"]) { $1 })
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == #"1  {"name":"notes.set","payload":{"text…"#, "\(lines.first?.prefix(200) ?? "")")
+        #expect(lines.last == "exported 1 entry (1-1) to \(export)")
+        #expect(try String(contentsOfFile: export, encoding: .utf8).count > 100_000)
+    }
+
     @Test(":session compact KEEP drops older entries; the rest keep their numbers, after a restart too")
     func compact() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
