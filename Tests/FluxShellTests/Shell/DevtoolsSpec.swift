@@ -237,6 +237,34 @@ import Testing
         #expect(lines[99] == "  100. todo.add {title = \"t250\"}  → todo")
     }
 
+    @Test(":graph names the wait_for its store's actions will fail on: a cycle, a store that is not there")
+    func graphProblems() {
+        let shell = ShellTranscript(features: false)
+        let defined = shell.type("""
+            flux.store{name = "a", state = {}, wait_for = {"b"}, on = {["x.go"] = function() end}}
+            flux.store{name = "b", state = {}, wait_for = {"c", "ghost"}, on = {["x.go"] = function() end}}
+            flux.store{name = "c", state = {}, wait_for = {"a"}, on = {["x.go"] = function() end}}
+            flux.store{name = "d", state = {}, wait_for = {"a"}, on = {["x.go"] = function() end}}
+            """)
+        #expect(defined.ok, "\(defined.errors)")
+        #expect(shell.print(":graph") == """
+            a  (Lua)
+              └─ waits for b  (a cycle: a → b → c → a)
+            b  (Lua)
+              ├─ waits for c  (a cycle: b → c → a → b)
+              └─ waits for ghost  (not a store: its actions fail)
+            c  (Lua)
+              └─ waits for a  (a cycle: c → a → b → c)
+            d  (Lua)
+              └─ waits for a
+
+            """)
+        let dot = shell.print(":graph --dot")
+        #expect(dot.contains(#"  "store:b" -> "store:ghost" [label="wait_for: not a store: its actions fail", color=red];"#))
+        #expect(dot.contains(#"  "store:d" -> "store:a" [label="wait_for"];"#))
+        #expect(shell.type(":dispatch x.go").errors.contains("wait"), "the dispatch fails as :graph said")
+    }
+
     @Test(":graph draws stores, wait_for edges, derived stores and views; ASCII without UTF-8; --dot for Graphviz")
     func graph() {
         let tree = """
