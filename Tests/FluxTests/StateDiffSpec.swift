@@ -36,6 +36,21 @@ import Testing
         #expect(try diff(old, old).isEmpty)
     }
 
+    @Test("on a narrow line, a change whose path leaves too little room puts its values on the next line, within the width")
+    func narrow() throws {
+        let old = Game(board: [nil, nil], instruction: "X's turn", scores: [:], meta: nil)
+        var new = old
+        new.board[1] = "X"
+        new.instruction = "O's turn, and a long way to go"
+        let lines = try diff(old, new).lines(width: 30)
+        #expect(lines == [
+            "game.board[2]: nil → \"X\"",
+            "game.instruction:",
+            "    \"X's turn\" → \"O's turn, a…",
+        ])
+        #expect(lines.allSatisfy { $0.count <= 30 })
+    }
+
     @Test("whole-number keys show as Lua's [10], in the order of the numbers, not as the text \"10\"")
     func wholeNumberKeys() throws {
         let old = try StateValue(encoding: ["cells": [Int: String]()])
