@@ -211,6 +211,17 @@ import Testing
         #expect(shell.type(":show 0").errors == "no step 0: :history lists steps 1-3\n")
     }
 
+    @Test(":history marks now in the terminal's characters, ASCII without UTF-8, and shorter on a narrow terminal")
+    func historyMarker() {
+        let ascii = ShellTranscript(unicode: false)
+        ascii.type(":dispatch ticTacToe.placeToken {index = 4}")
+        #expect(ascii.print(":history") == "  1. ticTacToe.placeToken {index = 4}  -> ticTacToe\n  -- now (:undo goes up, :redo down) --\n")
+        let narrow = ShellTranscript(width: 30)
+        narrow.type(":dispatch ticTacToe.placeToken {index = 4}")
+        narrow.type(":undo")
+        #expect(narrow.print(":history") == "  ── now ──\n  1. ticTacToe.placeToken {index = 4}\n     → ticTacToe  (undone)\n")
+    }
+
     @Test("a group of many actions is one step that keeps its first actions and counts the rest")
     func bigGroup() {
         let shell = Self.shellWithTodo()
