@@ -219,7 +219,25 @@ import Testing
         let narrow = ShellTranscript(width: 30)
         narrow.type(":dispatch ticTacToe.placeToken {index = 4}")
         narrow.type(":undo")
-        #expect(narrow.print(":history") == "  ── now ──\n  1. ticTacToe.placeToken {index = 4}\n     → ticTacToe  (undone)\n")
+        #expect(narrow.print(":history") == "  ── now ──\n  1. ticTacToe.placeToken {inde…\n     → ticTacToe  (undone)\n")
+    }
+
+    @Test(":log and :show on a 30-column terminal keep every line within it")
+    func narrowLog() {
+        let shell = ShellTranscript(width: 30)
+        shell.type(":log on")
+        let logged = shell.print(":dispatch ticTacToe.placeToken {index = 4}")
+        #expect(logged == """
+            ticTacToe.placeToken {index =…
+              ticTacToe.board[5]:
+                  nil → "X"
+              ticTacToe.gameInstruction:
+                  "X's turn" → "O's turn"
+              ticTacToe.playerToMove:
+                  "X" → "O"
+
+            """)
+        #expect(shell.print(":show 1").split(separator: "\n").allSatisfy { $0.count <= 30 })
     }
 
     @Test("a group of many actions is one step that keeps its first actions and counts the rest")
