@@ -1,3 +1,5 @@
+import Flux
+
 /// The coding keys the Lua encoder and decoder make up: a root name, a dictionary key, an array position.
 ///
 /// Array positions are written "Index n", so `CodingPath.describe` shows them one-based, as Lua counts.
@@ -25,21 +27,12 @@ struct LuaCodingKey: CodingKey {
     static let `super` = LuaCodingKey(stringValue: "super")
 }
 
-/// A key in a Lua table being encoded: a string or an integer.
-enum LuaTableKey {
-    case name(String)
-    case index(Int)
+/// A key in a Lua table being encoded: a name or a whole number, split as ``StateValue/Key`` splits
+/// coding keys (a Swift dictionary's `Int` keys become integer keys; an enum coding key with an integer
+/// raw value stays its name).
+typealias LuaTableKey = StateValue.Key
 
-    /// Keys of Swift dictionaries with integer keys (stringValue == String(intValue)) become integer keys;
-    /// every other key (including enum coding keys with integer raw values) is its name.
-    init(_ key: some CodingKey) {
-        if let index = key.intValue, key.stringValue == String(index) {
-            self = .index(index)
-        } else {
-            self = .name(key.stringValue)
-        }
-    }
-
+extension StateValue.Key {
     /// [..] -> [.., key]
     func push(to stack: LuaStack) {
         switch self {

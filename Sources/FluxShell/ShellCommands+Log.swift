@@ -55,7 +55,10 @@ extension Shell {
             if interrupted() || error.isStopped {
                 throw ShellCommandError.failed("interrupted: nothing of \(path) was applied")
             }
-            throw ShellCommandError.failed("\(path): \(error)")
+            // Said on the error's first line, which names the entry that failed: the stores are as before.
+            var lines = "\(path): \(error)".split(separator: "\n", omittingEmptySubsequences: false)
+            lines[0] += "; nothing of it was applied"
+            throw ShellCommandError.failed(lines.joined(separator: "\n"))
         }
     }
 }

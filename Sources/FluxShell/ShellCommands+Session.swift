@@ -1,5 +1,6 @@
 import Flux
 import FluxSession
+import FluxTable
 import Foundation
 
 extension Shell {
@@ -62,9 +63,13 @@ extension Shell {
         let entries = try session.journal(first ... max(first, length))
         guard !entries.isEmpty else { return print("the journal is empty") }
         let width = String(entries.last!.number).count
+        let text = ActionText(host.renderOptions)
         print(entries.map { entry in
             let number = String(entry.number)
-            return String(repeating: " ", count: width - number.count) + number + "  " + entry.line
+            // Cut to the terminal, as every devtools line is: a payload of megabytes is one line of it
+            // (`:export` writes the entries whole).
+            return DisplayWidth.truncate(String(repeating: " ", count: width - number.count) + number + "  " + entry.line,
+                                         to: text.width, ellipsis: text.unicode ? "…" : "...")
         }.joined(separator: "\n"))
     }
 
@@ -77,6 +82,12 @@ extension Shell {
             let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, from <= to else {
                 throw ShellCommandError.failed("a range is FROM-TO, two action numbers from 1 (the journal holds \(session.firstNumber)-\(length))")
+            }
+            // A range wholly past the end holds nothing: refused rather than written as an empty log.
+            guard from <= length else {
+                throw ShellCommandError.failed("no entries \(text): "
+                    + (length < session.firstNumber ? "the journal is empty" : "the journal holds \(session.firstNumber)-\(length)")
+                    + "; nothing was exported")
             }
             range = from ... to
         }

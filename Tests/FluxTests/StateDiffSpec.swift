@@ -36,6 +36,33 @@ import Testing
         #expect(try diff(old, old).isEmpty)
     }
 
+    @Test("on a narrow line, a change whose path leaves too little room puts its values on the next line, within the width")
+    func narrow() throws {
+        let old = Game(board: [nil, nil], instruction: "X's turn", scores: [:], meta: nil)
+        var new = old
+        new.board[1] = "X"
+        new.instruction = "O's turn, and a long way to go"
+        let lines = try diff(old, new).lines(width: 30)
+        #expect(lines == [
+            "game.board[2]: nil → \"X\"",
+            "game.instruction:",
+            "    \"X's turn\" → \"O's turn, a…",
+        ])
+        #expect(lines.allSatisfy { $0.count <= 30 })
+    }
+
+    @Test("whole-number keys show as Lua's [10], in the order of the numbers, not as the text \"10\"")
+    func wholeNumberKeys() throws {
+        let old = try StateValue(encoding: ["cells": [Int: String]()])
+        let new = try StateValue(encoding: ["cells": [2: "b", 10: "c", 1000: "a"]])
+        #expect(StateDiff(store: "sparse", old: old, new: new).lines() == [
+            "sparse.cells[2]: nil → \"b\"",
+            "sparse.cells[10]: nil → \"c\"",
+            "sparse.cells[1000]: nil → \"a\"",
+        ])
+        #expect(new.text() == "{cells = {[2] = \"b\", [10] = \"c\", [1000] = \"a\"}}")
+    }
+
     @Test("a list that grows or shrinks shows the items added or gone; a deeper change shows at its own path")
     func lists() throws {
         let old = Game(board: ["X"], instruction: "", scores: [:], meta: Meta(moves: 1, ratio: 1))

@@ -73,6 +73,9 @@ public final class FileWriter {
             return
         }
         isRegular = true
+        // Refused before any mode's own check: a folder is neither a file that holds something nor one to
+        // append to or replace.
+        if exists, kind == S_IFDIR { throw FileError(path: path, operation: "write", code: EISDIR) }
         switch mode {
         case .new where exists && info.st_size > 0:
             throw FileError(path: path, operation: "create", code: EEXIST)
@@ -80,7 +83,6 @@ public final class FileWriter {
             descriptor = open(target, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, permissions)
             guard descriptor >= 0 else { throw FileError(path: path, operation: "write", code: errno) }
         case .replace:
-            if exists, kind == S_IFDIR { throw FileError(path: path, operation: "write", code: EISDIR) }
             var template = Array((Self.directory(of: target) + "/." + Self.name(of: target) + ".XXXXXX").utf8CString)
             descriptor = mkstemp(&template)
             guard descriptor >= 0 else { throw FileError(path: path, operation: "create a file beside", code: errno) }

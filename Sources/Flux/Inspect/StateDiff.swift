@@ -34,7 +34,8 @@ public struct StateDiff: Equatable, Sendable {
     /// Whether nothing changed.
     public var isEmpty: Bool { changes.isEmpty }
 
-    /// One line per change, `store.path: old → new`.
+    /// One line per change, `store.path: old → new`; where the path leaves too little of the line for
+    /// the values (a narrow terminal), two: the path, then the values under it, indented.
     ///
     /// - Parameters:
     ///   - width: The most characters of a line; long values are cut with `…`.
@@ -42,15 +43,19 @@ public struct StateDiff: Equatable, Sendable {
     ///   - unicode: `→` and `…` when true, `->` and `...` otherwise.
     public func lines(width: Int = 80, maximum: Int = .max, unicode: Bool = true) -> [String] {
         let arrow = unicode ? " → " : " -> "
-        var lines = changes.prefix(maximum).map { change in
-            let head = store + change.path + ": "
+        // The least room for the two values that still shows something of each.
+        let least = 2 * 6
+        var lines = changes.prefix(maximum).flatMap { change -> [String] in
+            let path = store + change.path + ":"
+            let fits = width - path.count - 1 - arrow.count >= least
+            let (head, indent) = fits ? (path + " ", "") : (path, "    ")
             // Old and new share what is left of the line; a short one leaves its share to the other.
-            let room = max(12, width - head.count - arrow.count)
+            let room = max(least, width - (fits ? head.count : indent.count) - arrow.count)
             let oldFull = change.old.text(limit: room, unicode: unicode)
             let newLimit = max(room / 2, room - min(oldFull.count, room / 2))
             let new = change.new.text(limit: newLimit, unicode: unicode)
             let old = change.old.text(limit: max(room / 2, room - new.count), unicode: unicode)
-            return head + old + arrow + new
+            return fits ? [head + old + arrow + new] : [head, indent + old + arrow + new]
         }
         if changes.count > maximum {
             let more = changes.count - maximum

@@ -12,8 +12,27 @@ public enum StateValue: Equatable, Sendable {
     case string(String)
     /// A list; printed with Lua's indices, from 1.
     case array([StateValue])
-    /// Named fields, sorted by name.
-    case object([(key: String, value: StateValue)])
+    /// Fields, sorted by key: whole-number keys first, in order, then names.
+    case object([(key: Key, value: StateValue)])
+
+    /// A field's key: a name, or a whole number — a Lua table's integer key, a Swift dictionary's `Int`
+    /// key — printed `[1000]`, as Lua prints it, and ordered as numbers, not as text.
+    public enum Key: Hashable, Comparable, Sendable, ExpressibleByStringLiteral {
+        case index(Int)
+        case name(String)
+
+        public init(stringLiteral name: String) { self = .name(name) }
+
+        /// The key a coding key stands for: a whole number when it is one (`stringValue` its digits), as
+        /// a dictionary with `Int` keys and a Lua table's integer keys encode theirs; its name otherwise.
+        public init(_ key: some CodingKey) {
+            if let index = key.intValue, key.stringValue == String(index) {
+                self = .index(index)
+            } else {
+                self = .name(key.stringValue)
+            }
+        }
+    }
 
     public static func == (lhs: StateValue, rhs: StateValue) -> Bool {
         switch (lhs, rhs) {
@@ -77,14 +96,18 @@ public enum StateValue: Equatable, Sendable {
         }
     }
 
-    /// A field name as a Lua table key: `index`, or `["two words"]`.
-    static func key(_ name: String) -> String {
-        isIdentifier(name) ? name : "[\(JSONText.quote(name))]"
+    /// A field's key as in a Lua table constructor: `index`, `["two words"]` or `[1000]`.
+    static func key(_ key: Key) -> String {
+        switch key {
+        case let .index(index): "[\(index)]"
+        case let .name(name): isIdentifier(name) ? name : "[\(JSONText.quote(name))]"
+        }
     }
 
-    /// `.name` or `["two words"]` after a path.
-    static func member(_ name: String) -> String {
-        isIdentifier(name) ? "." + name : "[\(JSONText.quote(name))]"
+    /// `.name`, `["two words"]` or `[1000]` after a path.
+    static func member(_ key: Key) -> String {
+        if case let .name(name) = key, isIdentifier(name) { return "." + name }
+        return Self.key(key)
     }
 
     private static let keywords: Set<String> = [

@@ -4,7 +4,7 @@ struct StateValueEncoder: Encoder {
     final class Slot {
         var value = StateValue.null
         var items: [Slot]?
-        var fields: [String: Slot]?
+        var fields: [StateValue.Key: Slot]?
 
         var resolved: StateValue {
             if let items { return .array(items.map(\.resolved)) }
@@ -50,7 +50,7 @@ struct StateValueEncoder: Encoder {
 
         private func child(_ key: Key) -> Slot {
             let child = Slot()
-            slot.fields![key.stringValue] = child
+            slot.fields![StateValue.Key(key)] = child
             return child
         }
 

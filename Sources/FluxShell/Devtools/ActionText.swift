@@ -18,7 +18,8 @@ struct ActionText {
         guard let payload = try? StateValue(encoding: action) else { return action.name }
         // No fields: a Swift action without any, or a script's empty table (read back from a log as a list).
         if payload == .object([]) || payload == .array([]) { return action.name }
-        let room = max(12, (limit ?? width) - action.name.count - 1)
+        // The payload takes what the name leaves, down to a few characters of it on a narrow terminal.
+        let room = max(6, (limit ?? width) - action.name.count - 1)
         return action.name + " " + payload.text(limit: room, unicode: unicode)
     }
 

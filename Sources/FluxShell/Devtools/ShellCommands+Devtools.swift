@@ -67,13 +67,17 @@ extension Shell {
         let seen = monitor.steps(of: history)
         let text = ActionText(host.renderOptions)
         let width = String(entries.count).count
+        // Where now is: in the terminal's characters, and shorter where the whole line would not fit.
+        let rule = text.unicode ? "──" : "--"
+        let marker = ["  \(rule) now (:undo goes up, :redo down) \(rule)", "  \(rule) now \(rule)"].first { $0.count <= text.width }
+            ?? "  \(rule) now \(rule)"
         var lines: [String] = []
         for (index, entry) in entries.enumerated() {
-            if index == steps.undo.count { lines.append("  ── now (:undo goes up, :redo down) ──") }
+            if index == steps.undo.count { lines.append(marker) }
             let number = String(index + 1)
             let lead = "  " + String(repeating: " ", count: width - number.count) + number + ". "
             let stores = seen?[index].stores ?? entry.changes.map(\.target.name)
-            let tail = "  → " + stores.joined(separator: ", ") + (index >= steps.undo.count ? "  (undone)" : "")
+            let tail = (text.unicode ? "  → " : "  -> ") + stores.joined(separator: ", ") + (index >= steps.undo.count ? "  (undone)" : "")
             let single: (any Action)? = seen.flatMap { $0[index].count == 1 && $0[index].group == nil ? $0[index].actions[0] : nil }
             var what = entry.label
             if let single {
@@ -89,7 +93,7 @@ extension Shell {
                 lines.append(String(repeating: " ", count: lead.count) + tail.dropFirst(2))
             }
         }
-        if steps.undo.count == entries.count { lines.append("  ── now (:undo goes up, :redo down) ──") }
+        if steps.undo.count == entries.count { lines.append(marker) }
         print(lines.joined(separator: "\n"))
     }
 
@@ -97,7 +101,8 @@ extension Shell {
     func show(step number: Int) throws {
         let steps = dispatcher.history.steps
         let entries = steps.undo + steps.redo.reversed()
-        guard entries.indices.contains(number - 1) else {
+        // Compared before counting from 0, so that `:show -9223372036854775808` is refused, not an overflow.
+        guard number >= 1, number <= entries.count else {
             throw ShellCommandError.failed(entries.isEmpty ? "no history yet" : "no step \(number): :history lists steps 1-\(entries.count)")
         }
         let index = number - 1

@@ -28,6 +28,35 @@ struct StoreGraph {
         orphanViews = providers.filter { !names.contains($0.store) }.map { ($0.name, $0.store) }
     }
 
+    /// Why `store` cannot wait for `other` — no store has that name, or `other` waits for `store` in
+    /// turn — or nil: what its actions will fail on, shown before any is dispatched.
+    func problem(_ store: Node, waitingFor other: String, unicode: Bool) -> String? {
+        let nodes = Dictionary(stores.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        guard nodes[other] != nil else { return "not a store: its actions fail" }
+        // The shortest way from `other` back to `store`, if any, found breadth first.
+        var parent: [String: String] = [:]
+        var seen: Set<String> = [other]
+        var queue = [other], head = 0
+        while head < queue.count {
+            let name = queue[head]
+            head += 1
+            if name == store.name {
+                var path = [name], step = name
+                while step != other, let up = parent[step] {
+                    path.append(up)
+                    step = up
+                }
+                return "a cycle: " + ([store.name] + path.reversed()).joined(separator: unicode ? " → " : " -> ")
+            }
+            for next in nodes[name]?.waitsFor ?? [] where !seen.contains(next) {
+                seen.insert(next)
+                parent[next] = name
+                queue.append(next)
+            }
+        }
+        return nil
+    }
+
     /// A tree per store: its owner, whether it is derived, then what it waits for and its views.
     func text(unicode: Bool) -> String {
         guard !stores.isEmpty else { return "no stores" }
@@ -35,7 +64,9 @@ struct StoreGraph {
         var lines: [String] = []
         for store in stores {
             lines.append(store.name + "  (" + store.owner + (store.isDerived ? ", derived: sees every action" : "") + ")")
-            let children = store.waitsFor.map { "waits for " + $0 } + store.views.map { "view " + $0 }
+            let children = store.waitsFor.map { other in
+                "waits for " + other + (problem(store, waitingFor: other, unicode: unicode).map { "  (\($0))" } ?? "")
+            } + store.views.map { "view " + $0 }
             for (index, child) in children.enumerated() {
                 lines.append("  " + (index == children.count - 1 ? last : branch) + child)
             }
@@ -56,7 +87,10 @@ struct StoreGraph {
         }
         for store in stores {
             for other in store.waitsFor {
-                lines.append("  \(quoted("store:" + store.name)) -> \(quoted("store:" + other)) [label=\"wait_for\"];")
+                // An edge its store's actions will fail on is red, labelled with why.
+                let problem = problem(store, waitingFor: other, unicode: true)
+                lines.append("  \(quoted("store:" + store.name)) -> \(quoted("store:" + other)) "
+                    + (problem.map { "[label=\(quoted("wait_for: " + $0)), color=red];" } ?? "[label=\"wait_for\"];"))
             }
             for view in store.views {
                 lines.append("  \(quoted("view:" + view)) [label=\(quoted(view)), shape=ellipse];")

@@ -80,6 +80,24 @@ import Testing
         #expect(shell.type("flux.log('yes')").errors.hasPrefix("stdin:1: bad argument #1 to 'log' (boolean expected, got string)"))
     }
 
+    @Test(":log and :show name a Lua table's integer keys as :state does, [1000], in the order of the numbers")
+    func integerKeys() {
+        let shell = ShellTranscript()
+        let defined = shell.type("""
+            flux.store{name = "sparse", state = {t = {}}, on = {
+              ["sparse.fill"] = function(state) state.t[1000] = "a"; state.t[2] = "b"; state.t["2"] = "text" end}}
+            """)
+        #expect(defined.ok, "\(defined.errors)")
+        shell.type(":log on")
+        let changes = """
+              sparse.t[2]: nil → "b"
+              sparse.t[1000]: nil → "a"
+              sparse.t["2"]: nil → "text"
+            """
+        #expect(shell.print(":dispatch sparse.fill") == "sparse.fill\n" + changes + "\n")
+        #expect(shell.print(":show 1") == "1. sparse.fill\n" + changes + "\n")
+    }
+
     @Test(":watch names the action and shows the state diff above the table patch")
     func watch() {
         let shell = Self.shellWithTodo()
@@ -188,6 +206,38 @@ import Testing
         #expect(shell.print("table.concat(heard, ' ')") == "0\n")
         #expect(shell.type(":show 4").errors == "no step 4: :history lists steps 1-3\n")
         #expect(shell.type(":goto 4").errors == "no step 4: :history lists steps 1-3 (0 is before the first)\n")
+        // The lowest whole number is a step like any other that is not there, not an overflow.
+        #expect(shell.type(":show -9223372036854775808").errors == "no step -9223372036854775808: :history lists steps 1-3\n")
+        #expect(shell.type(":show 0").errors == "no step 0: :history lists steps 1-3\n")
+    }
+
+    @Test(":history marks now in the terminal's characters, ASCII without UTF-8, and shorter on a narrow terminal")
+    func historyMarker() {
+        let ascii = ShellTranscript(unicode: false)
+        ascii.type(":dispatch ticTacToe.placeToken {index = 4}")
+        #expect(ascii.print(":history") == "  1. ticTacToe.placeToken {index = 4}  -> ticTacToe\n  -- now (:undo goes up, :redo down) --\n")
+        let narrow = ShellTranscript(width: 30)
+        narrow.type(":dispatch ticTacToe.placeToken {index = 4}")
+        narrow.type(":undo")
+        #expect(narrow.print(":history") == "  ── now ──\n  1. ticTacToe.placeToken {inde…\n     → ticTacToe  (undone)\n")
+    }
+
+    @Test(":log and :show on a 30-column terminal keep every line within it")
+    func narrowLog() {
+        let shell = ShellTranscript(width: 30)
+        shell.type(":log on")
+        let logged = shell.print(":dispatch ticTacToe.placeToken {index = 4}")
+        #expect(logged == """
+            ticTacToe.placeToken {index =…
+              ticTacToe.board[5]:
+                  nil → "X"
+              ticTacToe.gameInstruction:
+                  "X's turn" → "O's turn"
+              ticTacToe.playerToMove:
+                  "X" → "O"
+
+            """)
+        #expect(shell.print(":show 1").split(separator: "\n").allSatisfy { $0.count <= 30 })
     }
 
     @Test("a group of many actions is one step that keeps its first actions and counts the rest")
@@ -214,6 +264,34 @@ import Testing
         #expect(lines.count == 101)
         #expect(lines.first == "    1. todo.add {title = \"t151\"}  → todo")
         #expect(lines[99] == "  100. todo.add {title = \"t250\"}  → todo")
+    }
+
+    @Test(":graph names the wait_for its store's actions will fail on: a cycle, a store that is not there")
+    func graphProblems() {
+        let shell = ShellTranscript(features: false)
+        let defined = shell.type("""
+            flux.store{name = "a", state = {}, wait_for = {"b"}, on = {["x.go"] = function() end}}
+            flux.store{name = "b", state = {}, wait_for = {"c", "ghost"}, on = {["x.go"] = function() end}}
+            flux.store{name = "c", state = {}, wait_for = {"a"}, on = {["x.go"] = function() end}}
+            flux.store{name = "d", state = {}, wait_for = {"a"}, on = {["x.go"] = function() end}}
+            """)
+        #expect(defined.ok, "\(defined.errors)")
+        #expect(shell.print(":graph") == """
+            a  (Lua)
+              └─ waits for b  (a cycle: a → b → c → a)
+            b  (Lua)
+              ├─ waits for c  (a cycle: b → c → a → b)
+              └─ waits for ghost  (not a store: its actions fail)
+            c  (Lua)
+              └─ waits for a  (a cycle: c → a → b → c)
+            d  (Lua)
+              └─ waits for a
+
+            """)
+        let dot = shell.print(":graph --dot")
+        #expect(dot.contains(#"  "store:b" -> "store:ghost" [label="wait_for: not a store: its actions fail", color=red];"#))
+        #expect(dot.contains(#"  "store:d" -> "store:a" [label="wait_for"];"#))
+        #expect(shell.type(":dispatch x.go").errors.contains("wait"), "the dispatch fails as :graph said")
     }
 
     @Test(":graph draws stores, wait_for edges, derived stores and views; ASCII without UTF-8; --dot for Graphviz")

@@ -46,6 +46,17 @@ struct RecordFileSpec {
         #expect(try lines(empty).count == 3)
     }
 
+    @Test(":record, :record! and :record+ on a folder say it is one, not that it holds a log to replace")
+    func folderPath() throws {
+        let shell = ShellTranscript()
+        for command in [":record", ":record!", ":record+"] {
+            let refused = shell.type("\(command) \(folder)")
+            #expect(!refused.ok)
+            #expect(refused.errors == "cannot write \(folder): Is a directory\n", "\(command)")
+        }
+        #expect(shell.print(":dispatch ticTacToe.placeToken {index = 4}") == "", "no recording was started")
+    }
+
     @Test(":record+ appends to a log; :record! replaces it when recording stops, and not before")
     func appendAndReplace() throws {
         let path = folder + "/game.jsonl"

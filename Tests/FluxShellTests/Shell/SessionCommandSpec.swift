@@ -105,7 +105,9 @@ struct SessionCommandSpec {
             :export \(export) 2-3
             :history all
             :history x
+            :export \(export).past 9-12
             """)
+        defer { try? FileManager.default.removeItem(atPath: export + ".past") }
         let lines = result.output.split(separator: "\n").dropFirst().map(String.init) // "undid …"
         #expect(lines[0] == "session  j")
         #expect(lines[1] == "file     \(state)/fluxsh/sessions/j.sqlite")
@@ -117,8 +119,28 @@ struct SessionCommandSpec {
         let exported = try String(contentsOfFile: export, encoding: .utf8).split(separator: "\n")
         #expect(exported.count == 2 && exported[0].contains(#""index":0"#) && exported[1].contains(#""index":1"#))
         #expect(result.errors.contains("'x' is not a count"))
+        // A range past the end is refused, not written as an empty log.
+        #expect(result.errors.contains("no entries 9-12: the journal holds 1-5; nothing was exported"))
+        #expect(!FileManager.default.fileExists(atPath: export + ".past"))
         let replayed = try FluxshProcess.run(["--no-color"], input: ":replay \(export)\nflux.state('ticTacToe').board[2]\n")
         #expect(replayed.output == "replayed 2 entries from \(export)\nO\n")
+    }
+
+    @Test(":history N cuts each entry to the terminal's width; :export writes it whole")
+    func longEntries() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let export = temporaryPath("long.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: export) }
+        let result = try FluxshProcess.run(["--no-color", "--session", "long"], input: """
+            flux.store{name = "notes", state = {}, on = {["notes.set"] = function(state, action) state.text = action.text end}}
+            flux.dispatch("notes.set", {text = string.rep("y", 100000)})
+            :history 1
+            :export \(export)
+            """, environment: environment.merging(["COLUMNS": "40"]) { $1 })
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == #"1  {"name":"notes.set","payload":{"text…"#, "\(lines.first?.prefix(200) ?? "")")
+        #expect(lines.last == "exported 1 entry (1-1) to \(export)")
+        #expect(try String(contentsOfFile: export, encoding: .utf8).count > 100_000)
     }
 
     @Test(":session compact KEEP drops older entries; the rest keep their numbers, after a restart too")
