@@ -61,6 +61,9 @@ extension Shell {
         ShellCommand("reload", "[plugin]", "run a plugin afresh (all without a name): what it defines replaces its last run, which stays if it fails", completes: [.plugin]) { shell, arguments in
             try shell.reload(arguments.optional())
         },
+        ShellCommand("unload", "<plugin>", "unload a plugin: its stores, views, actions and subscriptions go", completes: [.plugin]) { shell, arguments in
+            try shell.unload(arguments.words(1...1)[0])
+        },
         ShellCommand("plugins", "", "list the plugins: path, what each owns, its last error") { shell, arguments in
             try arguments.none()
             shell.listPlugins()

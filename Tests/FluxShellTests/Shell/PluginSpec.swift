@@ -197,6 +197,67 @@ final class PluginSpec {
         #expect(shell.print(":errors").contains("10000×  subscriber of 'c': stdin:1: broken subscriber"))
     }
 
+    @Test(":unload takes a plugin's stores, views, actions and subscriptions away; dispatching its action is unknown; it can be loaded afresh")
+    func unload() throws {
+        try write("p1.lua", Self.counter + #"""
+
+        flux.view("shared", {store = "shared", render = function(s) return {sections = {}} end})
+        flux.subscribe("ticTacToe", function() heard = (heard or 0) + 1 end)
+        """#)
+        shell.type(":load \(path("p1.lua"))")
+        #expect(shell.print(":dispatch shared.add") == "")
+        #expect(shell.print(":unload p1") == "unloaded p1\n")
+        shell.type("heard = 0")
+        shell.type(":dispatch ticTacToe.placeToken {index = 0}")
+        #expect(shell.print("heard") == "0\n")
+        #expect(shell.type(":dispatch shared.add").errors.contains("unknown action 'shared.add'"))
+        #expect(!shell.print(":stores").contains("shared"))
+        #expect(!shell.print(":views").contains("shared"))
+        #expect(shell.print(":plugins") == "no plugins loaded (load one with :load <file>)\n")
+        #expect(shell.type(":unload p1").errors.contains("unknown plugin 'p1'"))
+        #expect(shell.print(":load \(path("p1.lua"))") == "loaded p1\n")
+        #expect(shell.print("flux.state('shared').n") == "0\n")
+    }
+
+    @Test("the same plugin loaded again by another spelling of its path (./, a symlink) is reloaded, not refused as another plugin")
+    func sameFileAnotherPath() throws {
+        try write("p1.lua", Self.counter)
+        try FileManager.default.createSymbolicLink(atPath: path("link.lua"), withDestinationPath: path("p1.lua"))
+        try FileManager.default.createDirectory(atPath: path("linked"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: path("linked/p1.lua"), withDestinationPath: path("p1.lua"))
+        shell.type(":load \(path("p1.lua"))")
+        shell.type(":dispatch shared.add")
+        #expect(shell.print(":load \(folder)/./p1.lua") == "loaded p1\n")
+        #expect(shell.print(":load \(path("linked/p1.lua"))") == "loaded p1\n")
+        #expect(shell.print("flux.state('shared').n") == "1\n")
+        #expect(shell.print(":plugins").contains("p1  \(path("p1.lua"))"))
+        try write("p2/p1.lua", "flux.store{name = 'other'}")
+        #expect(shell.type(":load \(path("p2/p1.lua"))").errors.contains("a plugin named 'p1' is loaded already, from \(path("p1.lua"))"))
+    }
+
+    @Test("a plugin raising a table, a __tostring object or a message without a position at load: the error names its file and line")
+    func loadErrorWithoutPosition() throws {
+        try write("t.lua", "flux.store{name = 'half'}\nerror({code = 42})")
+        try write("s.lua", "\nerror(setmetatable({}, {__tostring = function() return 'custom' end}))")
+        try write("z.lua", "\n\nerror('no position', 0)")
+        #expect(shell.type(":load \(path("t.lua"))").errors.hasPrefix("\(path("t.lua")):2: (error object is a table value)"))
+        #expect(shell.type(":load \(path("s.lua"))").errors.hasPrefix("\(path("s.lua")):2: custom"))
+        #expect(shell.type(":load \(path("z.lua"))").errors.hasPrefix("\(path("z.lua")):3: no position"))
+        #expect(shell.print(":plugins").contains("last error: \(path("t.lua")):2: (error object is a table value)"))
+        #expect(shell.type(":state half").errors.contains("unknown store"))
+    }
+
+    @Test("fluxsh --plugins with a plugin that runs for ever: Ctrl-C stops it, it is reported and not registered, the others load and the shell goes on")
+    func interruptAPluginAtStart() throws {
+        try write("a_loop.lua", "flux.store{name = 'looping', on = {['looping.x'] = function() end}}\nwhile true do end")
+        try write("b_fine.lua", Self.counter)
+        let run = try FluxshProcess.run(["--no-color", "--no-session", "--plugins", folder],
+                                        input: "print(flux.state('shared').n)\n:stores\n", interruptAfter: 1, killAfter: 30)
+        #expect(run.errors.contains("a_loop.lua:2: interrupted"))
+        #expect(run.output.hasPrefix("0\n"))
+        #expect(!run.output.contains("looping"))
+    }
+
     @Test("fluxsh with a folder of two plugins, one subscriber failing 10,000 times: a handful of lines, not 10,000 tracebacks")
     func floodInTheBinary() throws {
         try write("p1/init.lua", Self.counter)
