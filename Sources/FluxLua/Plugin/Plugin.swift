@@ -137,7 +137,16 @@ extension FluxHost {
     /// A plugin's load error whose message does not say where it was raised (an error object that is
     /// not a string, `error(message, 0)`), led by the file and line of the innermost Lua frame of its
     /// traceback: `plugins/p1.lua:4: (error object is a table value)`.
+    ///
+    /// A file that does not compile is a syntax error, with no traceback: the only frames would be the
+    /// plugin loader's, which say nothing about the plugin.
     private static func located(_ error: any Error) -> any Error {
+        if var error = error as? LuaError, let traceback = error.traceback,
+           traceback.split(separator: "\n").dropFirst().allSatisfy({ $0.hasPrefix("\t[C]:") || $0.hasPrefix("\tplugin loader:") }) {
+            error.kind = .syntax
+            error.traceback = nil
+            return error
+        }
         guard var error = error as? LuaError, let traceback = error.traceback,
               error.message.firstMatch(of: #/^[^\n]*?:\d+: /#) == nil,
               let frame = traceback.firstMatch(of: #/\n\t(?!\[C\]|plugin loader:)([^\n]+?:\d+):/#) else { return error }

@@ -247,6 +247,21 @@ final class PluginSpec {
         #expect(shell.type(":state half").errors.contains("unknown store"))
     }
 
+    @Test("a plugin that does not compile: the error is its file, line and Lua's message, with no traceback of the loader's frames")
+    func syntaxErrorAtLoad() throws {
+        try write("a_bad.lua", "flux.store{name = 'half'}\nlocal x = = 1")
+        try write("p1/init.lua", "local m = require 'mod'")
+        try write("p1/mod.lua", "return {")
+        var configuration = ShellConfiguration()
+        configuration.plugins = [folder]
+        var errors = ""
+        _ = Shell(configuration: configuration, write: { _ in }, writeError: { errors += $0 })
+        #expect(errors.contains("plugin a_bad.lua failed to load: \(path("a_bad.lua")):2: unexpected symbol near '='\nplugin p1 failed"))
+        #expect(errors.contains("p1/mod.lua:1: unexpected symbol near <eof>\nstack traceback:"))
+        #expect(errors.contains("p1/init.lua:1: in main chunk"))
+        #expect(!errors.contains("in function <plugin loader"))
+    }
+
     @Test("fluxsh --plugins with a plugin that runs for ever: Ctrl-C stops it, it is reported and not registered, the others load and the shell goes on")
     func interruptAPluginAtStart() throws {
         try write("a_loop.lua", "flux.store{name = 'looping', on = {['looping.x'] = function() end}}\nwhile true do end")
