@@ -262,6 +262,15 @@ final class PluginSpec {
         #expect(!errors.contains("in function <plugin loader"))
     }
 
+    @Test("a plugin in a folder whose name holds a blank loads, reloads and unloads by that name")
+    func nameWithABlank() throws {
+        try write("my plugins/two words/init.lua", "flux.store{name = 'spaced', on = {['spaced.do'] = function() end}}")
+        #expect(shell.print(":load \(path("my plugins/two words"))") == "loaded two words\n")
+        #expect(shell.print(":reload two words") == "reloaded two words\n")
+        #expect(shell.print(":unload two words") == "unloaded two words\n")
+        #expect(shell.type(":dispatch spaced.do").errors.contains("unknown action 'spaced.do'"))
+    }
+
     @Test("fluxsh --plugins with a plugin that runs for ever: Ctrl-C stops it, it is reported and not registered, the others load and the shell goes on")
     func interruptAPluginAtStart() throws {
         try write("a_loop.lua", "flux.store{name = 'looping', on = {['looping.x'] = function() end}}\nwhile true do end")
