@@ -82,9 +82,11 @@ extension FluxHost {
     /// Loads every plugin in `directory` (its `.lua` files and folders with `init.lua`), in name order.
     /// A plugin that fails is reported and does not stop the others.
     ///
+    /// - Parameter settled: Called after each plugin, loaded or not: the shell takes the Ctrl-C that
+    ///   stopped one there, so the next Ctrl-C stops the next plugin rather than ending the shell.
     /// - Returns: how many loaded without error.
     @discardableResult
-    public func loadPlugins(in directory: String) -> Int {
+    public func loadPlugins(in directory: String, settled: () -> Void = {}) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             report("cannot read plugin folder \(directory)")
             return 0
@@ -102,6 +104,7 @@ extension FluxHost {
             } catch {
                 report("plugin \(name) failed to load: \(Self.describe(error))")
             }
+            settled()
         }
         flushErrors()
         return loaded

@@ -282,6 +282,19 @@ final class PluginSpec {
         #expect(!run.output.contains("looping"))
     }
 
+    @Test("fluxsh --plugins with two plugins that run for ever: each Ctrl-C stops one, and the shell still starts")
+    func interruptTwoPluginsAtStart() throws {
+        try write("a_loop.lua", "while true do end")
+        try write("b_loop.lua", "while true do end")
+        try write("c_fine.lua", Self.counter)
+        let run = try FluxshProcess.run(["--no-color", "--no-session", "--plugins", folder],
+                                        input: "print(flux.state('shared').n)\n", interruptAfter: 1, interrupts: 2, killAfter: 30)
+        #expect(run.errors.contains("a_loop.lua:1: interrupted"))
+        #expect(run.errors.contains("b_loop.lua:1: interrupted"))
+        #expect(run.output == "0\n")
+        #expect(run.status == 0)
+    }
+
     @Test("fluxsh with a folder of two plugins, one subscriber failing 10,000 times: a handful of lines, not 10,000 tracebacks")
     func floodInTheBinary() throws {
         try write("p1/init.lua", Self.counter)
