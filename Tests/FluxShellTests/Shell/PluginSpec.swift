@@ -266,6 +266,11 @@ final class PluginSpec {
     func nameWithABlank() throws {
         try write("my plugins/two words/init.lua", "flux.store{name = 'spaced', on = {['spaced.do'] = function() end}}")
         #expect(shell.print(":load \(path("my plugins/two words"))") == "loaded two words\n")
+        let completing = { (line: String, word: String) in self.shell.shell.completions(line: line, cursor: line.utf8.count, word: word) }
+        #expect(completing(":reload tw", "tw") == .words(["two words"]))
+        #expect(completing(":unload two w", "w") == .words(["words"]))
+        #expect(completing(":reload two ", "") == .words(["words"]))
+        #expect(completing(":reload one ", "") == .words([]))
         #expect(shell.print(":reload two words") == "reloaded two words\n")
         #expect(shell.print(":unload two words") == "unloaded two words\n")
         #expect(shell.type(":dispatch spaced.do").errors.contains("unknown action 'spaced.do'"))
