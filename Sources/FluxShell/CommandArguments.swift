@@ -30,6 +30,13 @@ struct CommandArguments {
         return words[0]
     }
 
+    /// The whole text, trimmed, as one argument, or nil when there is none: a plugin's name is its
+    /// file's, which may hold blanks.
+    func whole() -> String? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text
+    }
+
     /// At most one word.
     func optional() throws -> String? {
         guard words.count <= 1 else { throw usage }

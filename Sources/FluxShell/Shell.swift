@@ -76,8 +76,21 @@ public final class Shell {
         followTerminalWidth()
         host.vm.memoryLimit = configuration.memoryLimit
         host.vm.instructionBudget = configuration.instructionBudget
-        for folder in configuration.plugins { host.loadPlugins(in: folder) }
+        loadPlugins(in: configuration.plugins)
         if let choice = configuration.session { openSession(choice) }
+    }
+
+    /// Loads the plugins of `folders` as the shell starts. Ctrl-C stops the one running, as it stops a line
+    /// at the prompt (the REPL is not reading yet, so SIGINT would otherwise end the shell): that plugin
+    /// is reported and the others load on, each as stoppable as the first.
+    private func loadPlugins(in folders: [String]) {
+        guard !folders.isEmpty else { return }
+        let catching = !SignalInterrupts.isInstalled
+        if catching { SignalInterrupts.install(interrupt: { LuaVM.interruptAll() }) }
+        defer { if catching { SignalInterrupts.uninstall() } }
+        for folder in folders {
+            host.loadPlugins(in: folder) { _ = SignalInterrupts.takeInterrupt() } // a Ctrl-C stops one plugin
+        }
     }
 
     /// A `:record` still running ends with the shell: its file is closed; the session is saved.

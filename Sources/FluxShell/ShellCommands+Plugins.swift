@@ -35,6 +35,12 @@ extension Shell {
         }
     }
 
+    /// `:unload plugin`.
+    func unload(_ name: String) throws {
+        try host.unloadPlugin(named: name)
+        print("unloaded \(name)")
+    }
+
     /// `:plugins`: each plugin's path, what it owns and its last error.
     func listPlugins() {
         let plugins = host.plugins

@@ -59,7 +59,11 @@ extension Shell {
             try shell.load(arguments.path())
         },
         ShellCommand("reload", "[plugin]", "run a plugin afresh (all without a name): what it defines replaces its last run, which stays if it fails", completes: [.plugin]) { shell, arguments in
-            try shell.reload(arguments.optional())
+            try shell.reload(arguments.whole())
+        },
+        ShellCommand("unload", "<plugin>", "unload a plugin: its stores, views, actions and subscriptions go", completes: [.plugin]) { shell, arguments in
+            guard let name = arguments.whole() else { throw arguments.usage }
+            try shell.unload(name)
         },
         ShellCommand("plugins", "", "list the plugins: path, what each owns, its last error") { shell, arguments in
             try arguments.none()

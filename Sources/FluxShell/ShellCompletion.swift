@@ -24,6 +24,13 @@ extension Shell {
            let brace = lead.firstIndex(of: "{") {
             return payloadFields(action: String(words[payload]), typed: String(lead[brace...]), word: word)
         }
+        // A plugin's name is the whole text after the command and may hold blanks: what Tab replaces is
+        // the last word, so each name that starts with the text typed is offered from that word on.
+        if command.completes == [.plugin] {
+            let typed = String(lead.dropFirst(words[0].count).drop(while: \.isBlank))
+            let before = typed.dropLast(word.count)
+            return .words(host.plugins.map(\.name).filter { $0.hasPrefix(before) }.map { String($0.dropFirst(before.count)) })
+        }
         // The argument being typed: the words after the command, counting the one under the cursor.
         let position = words.count - 1 - (word.isEmpty ? 0 : 1)
         guard position < command.completes.count else { return .none }

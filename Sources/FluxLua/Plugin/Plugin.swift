@@ -37,6 +37,9 @@ public struct Plugin: Equatable, Sendable {
         }
     }
 
+    /// The file that is run, wherever the path points: symlinks resolved, `.` and `..` gone.
+    var file: String { URL(fileURLWithPath: entry).standardizedFileURL.resolvingSymlinksInPath().path }
+
     /// Who owns what the plugin registers.
     public var owner: Owner { .plugin(name: name, file: path) }
 }
@@ -48,19 +51,42 @@ extension FluxHost {
     ///   once fixed, and nothing it registered before the error stays.
     public func loadPlugin(at path: String) throws {
         let plugin = try Plugin(at: path)
-        if let loaded = plugins.first(where: { $0.name == plugin.name }), loaded != plugin {
-            throw FluxScriptError("a plugin named '\(plugin.name)' is loaded already, from \(loaded.path)")
+        // The same file by another spelling (`./p1.lua`, a symlink) is the plugin loaded already, under
+        // the path it was first loaded by: what it owns is named by that path.
+        if let loaded = plugins.first(where: { $0.name == plugin.name }) {
+            guard loaded.file == plugin.file else {
+                throw FluxScriptError("a plugin named '\(plugin.name)' is loaded already, from \(loaded.path)")
+            }
+            return try reload(loaded)
         }
-        if !plugins.contains(plugin) { plugins.append(plugin) }
+        plugins.append(plugin)
         try reload(plugin)
+    }
+
+    /// Unloads the plugin called `name`: its stores, views and actions go (dispatching one of its actions
+    /// is `unknown action`), its subscriptions end, and it is no longer listed.
+    ///
+    /// - Throws: when no plugin has that name, or when it is running now (a plugin's file cannot unload
+    ///   itself halfway).
+    public func unloadPlugin(named name: String) throws {
+        guard let plugin = plugins.first(where: { $0.name == name }) else {
+            throw FluxScriptError("unknown plugin '\(name)' (loaded: \(plugins.isEmpty ? "none" : plugins.map(\.name).joined(separator: ", ")))")
+        }
+        guard runningOwner != plugin.owner else { throw FluxScriptError("plugin \(name) is running: it cannot be unloaded now") }
+        // A run that defines nothing, replacing the last one: everything the plugin owned goes.
+        PluginRun().replace(PluginRun.Snapshot(of: plugin.owner, in: self), in: self)
+        plugins.removeAll { $0 == plugin }
+        pluginErrors[name] = nil
     }
 
     /// Loads every plugin in `directory` (its `.lua` files and folders with `init.lua`), in name order.
     /// A plugin that fails is reported and does not stop the others.
     ///
+    /// - Parameter settled: Called after each plugin, loaded or not: the shell takes the Ctrl-C that
+    ///   stopped one there, so the next Ctrl-C stops the next plugin rather than ending the shell.
     /// - Returns: how many loaded without error.
     @discardableResult
-    public func loadPlugins(in directory: String) -> Int {
+    public func loadPlugins(in directory: String, settled: () -> Void = {}) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             report("cannot read plugin folder \(directory)")
             return 0
@@ -78,6 +104,7 @@ extension FluxHost {
             } catch {
                 report("plugin \(name) failed to load: \(Self.describe(error))")
             }
+            settled()
         }
         flushErrors()
         return loaded
@@ -104,9 +131,30 @@ extension FluxHost {
             pluginErrors[plugin.name] = nil
         } catch {
             before.restore(in: self)
+            let error = Self.located(error)
             pluginErrors[plugin.name] = Self.describe(error)
             throw error
         }
+    }
+
+    /// A plugin's load error whose message does not say where it was raised (an error object that is
+    /// not a string, `error(message, 0)`), led by the file and line of the innermost Lua frame of its
+    /// traceback: `plugins/p1.lua:4: (error object is a table value)`.
+    ///
+    /// A file that does not compile is a syntax error, with no traceback: the only frames would be the
+    /// plugin loader's, which say nothing about the plugin.
+    private static func located(_ error: any Error) -> any Error {
+        if var error = error as? LuaError, let traceback = error.traceback,
+           traceback.split(separator: "\n").dropFirst().allSatisfy({ $0.hasPrefix("\t[C]:") || $0.hasPrefix("\tplugin loader:") }) {
+            error.kind = .syntax
+            error.traceback = nil
+            return error
+        }
+        guard var error = error as? LuaError, let traceback = error.traceback,
+              error.message.firstMatch(of: #/^[^\n]*?:\d+: /#) == nil,
+              let frame = traceback.firstMatch(of: #/\n\t(?!\[C\]|plugin loader:)([^\n]+?:\d+):/#) else { return error }
+        error.message = frame.output.1 + ": " + error.message
+        return error
     }
 
     private func runPluginFile(_ plugin: Plugin) throws {

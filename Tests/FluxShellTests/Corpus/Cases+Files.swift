@@ -29,8 +29,8 @@ extension Corpus {
              setup: [":load {path}"], title: ":reload of a plugin that now fails"),
         file(.files, .text("loaded = true"), ":reload nope", "unknown plugin 'nope' (loaded: fixture)",
              setup: [":load {path}"], title: ":reload of a plugin that is not loaded"),
-        file(.files, .text("loaded = true"), ":reload fixture extra", "usage: :reload",
-             setup: [":load {path}"], title: ":reload with two names"),
+        file(.files, .text("loaded = true"), ":reload fixture extra", "unknown plugin 'fixture extra' (loaded: fixture)",
+             setup: [":load {path}"], title: ":reload of a name no plugin has, blanks and all"),
         file(.files, .text("loaded = true"), ":record {path}", "already recording to",
              setup: [":record {path}.first"], title: ":record while recording"),
 

@@ -52,12 +52,13 @@ enum FluxshProcess {
     }
 
     /// Runs `fluxsh arguments` with `input` piped in and `extra` added to its environment; waits for it to
-    /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start;
+    /// end. With `interruptAfter`, sends it SIGINT (Ctrl-C's signal) that many seconds after the start
+    /// (`interrupts` times, as many seconds apart);
     /// with `killAfter`, SIGKILL; with `fileSizeLimit`, it runs under `ulimit -f` of that many KiB, as on a
     /// disk that is full.
     static func run(_ arguments: [String], input: String = "", in directory: String? = nil,
                     environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil,
-                    killAfter: TimeInterval? = nil, fileSizeLimit: Int? = nil) throws -> Result {
+                    interrupts: Int = 1, killAfter: TimeInterval? = nil, fileSizeLimit: Int? = nil) throws -> Result {
         let process = Process()
         if let fileSizeLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -76,7 +77,9 @@ enum FluxshProcess {
         try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         if let interruptAfter {
-            DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) { process.interrupt() }
+            for count in 1...max(1, interrupts) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter * Double(count)) { process.interrupt() }
+            }
         }
         if let killAfter {
             let pid = process.processIdentifier

@@ -197,6 +197,109 @@ final class PluginSpec {
         #expect(shell.print(":errors").contains("10000×  subscriber of 'c': stdin:1: broken subscriber"))
     }
 
+    @Test(":unload takes a plugin's stores, views, actions and subscriptions away; dispatching its action is unknown; it can be loaded afresh")
+    func unload() throws {
+        try write("p1.lua", Self.counter + #"""
+
+        flux.view("shared", {store = "shared", render = function(s) return {sections = {}} end})
+        flux.subscribe("ticTacToe", function() heard = (heard or 0) + 1 end)
+        """#)
+        shell.type(":load \(path("p1.lua"))")
+        #expect(shell.print(":dispatch shared.add") == "")
+        #expect(shell.print(":unload p1") == "unloaded p1\n")
+        shell.type("heard = 0")
+        shell.type(":dispatch ticTacToe.placeToken {index = 0}")
+        #expect(shell.print("heard") == "0\n")
+        #expect(shell.type(":dispatch shared.add").errors.contains("unknown action 'shared.add'"))
+        #expect(!shell.print(":stores").contains("shared"))
+        #expect(!shell.print(":views").contains("shared"))
+        #expect(shell.print(":plugins") == "no plugins loaded (load one with :load <file>)\n")
+        #expect(shell.type(":unload p1").errors.contains("unknown plugin 'p1'"))
+        #expect(shell.print(":load \(path("p1.lua"))") == "loaded p1\n")
+        #expect(shell.print("flux.state('shared').n") == "0\n")
+    }
+
+    @Test("the same plugin loaded again by another spelling of its path (./, a symlink) is reloaded, not refused as another plugin")
+    func sameFileAnotherPath() throws {
+        try write("p1.lua", Self.counter)
+        try FileManager.default.createSymbolicLink(atPath: path("link.lua"), withDestinationPath: path("p1.lua"))
+        try FileManager.default.createDirectory(atPath: path("linked"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: path("linked/p1.lua"), withDestinationPath: path("p1.lua"))
+        shell.type(":load \(path("p1.lua"))")
+        shell.type(":dispatch shared.add")
+        #expect(shell.print(":load \(folder)/./p1.lua") == "loaded p1\n")
+        #expect(shell.print(":load \(path("linked/p1.lua"))") == "loaded p1\n")
+        #expect(shell.print("flux.state('shared').n") == "1\n")
+        #expect(shell.print(":plugins").contains("p1  \(path("p1.lua"))"))
+        try write("p2/p1.lua", "flux.store{name = 'other'}")
+        #expect(shell.type(":load \(path("p2/p1.lua"))").errors.contains("a plugin named 'p1' is loaded already, from \(path("p1.lua"))"))
+    }
+
+    @Test("a plugin raising a table, a __tostring object or a message without a position at load: the error names its file and line")
+    func loadErrorWithoutPosition() throws {
+        try write("t.lua", "flux.store{name = 'half'}\nerror({code = 42})")
+        try write("s.lua", "\nerror(setmetatable({}, {__tostring = function() return 'custom' end}))")
+        try write("z.lua", "\n\nerror('no position', 0)")
+        #expect(shell.type(":load \(path("t.lua"))").errors.hasPrefix("\(path("t.lua")):2: (error object is a table value)"))
+        #expect(shell.type(":load \(path("s.lua"))").errors.hasPrefix("\(path("s.lua")):2: custom"))
+        #expect(shell.type(":load \(path("z.lua"))").errors.hasPrefix("\(path("z.lua")):3: no position"))
+        #expect(shell.print(":plugins").contains("last error: \(path("t.lua")):2: (error object is a table value)"))
+        #expect(shell.type(":state half").errors.contains("unknown store"))
+    }
+
+    @Test("a plugin that does not compile: the error is its file, line and Lua's message, with no traceback of the loader's frames")
+    func syntaxErrorAtLoad() throws {
+        try write("a_bad.lua", "flux.store{name = 'half'}\nlocal x = = 1")
+        try write("p1/init.lua", "local m = require 'mod'")
+        try write("p1/mod.lua", "return {")
+        var configuration = ShellConfiguration()
+        configuration.plugins = [folder]
+        var errors = ""
+        _ = Shell(configuration: configuration, write: { _ in }, writeError: { errors += $0 })
+        #expect(errors.contains("plugin a_bad.lua failed to load: \(path("a_bad.lua")):2: unexpected symbol near '='\nplugin p1 failed"))
+        #expect(errors.contains("p1/mod.lua:1: unexpected symbol near <eof>\nstack traceback:"))
+        #expect(errors.contains("p1/init.lua:1: in main chunk"))
+        #expect(!errors.contains("in function <plugin loader"))
+    }
+
+    @Test("a plugin in a folder whose name holds a blank loads, reloads and unloads by that name")
+    func nameWithABlank() throws {
+        try write("my plugins/two words/init.lua", "flux.store{name = 'spaced', on = {['spaced.do'] = function() end}}")
+        #expect(shell.print(":load \(path("my plugins/two words"))") == "loaded two words\n")
+        let completing = { (line: String, word: String) in self.shell.shell.completions(line: line, cursor: line.utf8.count, word: word) }
+        #expect(completing(":reload tw", "tw") == .words(["two words"]))
+        #expect(completing(":unload two w", "w") == .words(["words"]))
+        #expect(completing(":reload two ", "") == .words(["words"]))
+        #expect(completing(":reload one ", "") == .words([]))
+        #expect(shell.print(":reload two words") == "reloaded two words\n")
+        #expect(shell.print(":unload two words") == "unloaded two words\n")
+        #expect(shell.type(":dispatch spaced.do").errors.contains("unknown action 'spaced.do'"))
+    }
+
+    @Test("fluxsh --plugins with a plugin that runs for ever: Ctrl-C stops it, it is reported and not registered, the others load and the shell goes on")
+    func interruptAPluginAtStart() throws {
+        try write("a_loop.lua", "flux.store{name = 'looping', on = {['looping.x'] = function() end}}\nwhile true do end")
+        try write("b_fine.lua", Self.counter)
+        let run = try FluxshProcess.run(["--no-color", "--no-session", "--plugins", folder],
+                                        input: "print(flux.state('shared').n)\n:stores\n", interruptAfter: 1, killAfter: 30)
+        #expect(run.errors.contains("a_loop.lua:2: interrupted"))
+        #expect(run.output.hasPrefix("0\n"))
+        #expect(!run.output.contains("looping"))
+    }
+
+    @Test("fluxsh --plugins with two plugins that run for ever: each Ctrl-C stops one, and the shell still starts")
+    func interruptTwoPluginsAtStart() throws {
+        try write("a_loop.lua", "while true do end")
+        try write("b_loop.lua", "while true do end")
+        try write("c_fine.lua", Self.counter)
+        let run = try FluxshProcess.run(["--no-color", "--no-session", "--plugins", folder],
+                                        input: "print(flux.state('shared').n)\n", interruptAfter: 1, interrupts: 2, killAfter: 30)
+        #expect(run.errors.contains("a_loop.lua:1: interrupted"))
+        #expect(run.errors.contains("b_loop.lua:1: interrupted"))
+        #expect(run.output == "0\n")
+        #expect(run.status == 0)
+    }
+
     @Test("fluxsh with a folder of two plugins, one subscriber failing 10,000 times: a handful of lines, not 10,000 tracebacks")
     func floodInTheBinary() throws {
         try write("p1/init.lua", Self.counter)
