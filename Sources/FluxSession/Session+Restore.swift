@@ -68,10 +68,7 @@ extension Session {
         guard let steps = pendingSteps else { return }
         let history = dispatcher.history
         let stepCame = history.version != restoredHistoryVersion && !steps.isEmpty
-        if !stepCame {
-            let needed = Set(steps.flatMap { $0.step.changes.map(\.store) })
-            guard needed.allSatisfy({ dispatcher.store(named: $0) != nil }) else { return }
-        }
+        if !stepCame, !historyWaitsFor.isEmpty { return }
         pendingSteps = nil
         var undo: [HistoryEntry] = [], redo: [HistoryEntry] = [], dropped = 0, reason: String?
         // Both stacks are saved farthest from now first.

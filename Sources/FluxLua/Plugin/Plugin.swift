@@ -140,16 +140,7 @@ extension FluxHost {
     /// A plugin's load error whose message does not say where it was raised (an error object that is
     /// not a string, `error(message, 0)`), led by the file and line of the innermost Lua frame of its
     /// traceback: `plugins/p1.lua:4: (error object is a table value)`.
-    ///
-    /// A file that does not compile is a syntax error, with no traceback: the only frames would be the
-    /// plugin loader's, which say nothing about the plugin.
     private static func located(_ error: any Error) -> any Error {
-        if var error = error as? LuaError, let traceback = error.traceback,
-           traceback.split(separator: "\n").dropFirst().allSatisfy({ $0.hasPrefix("\t[C]:") || $0.hasPrefix("\tplugin loader:") }) {
-            error.kind = .syntax
-            error.traceback = nil
-            return error
-        }
         guard var error = error as? LuaError, let traceback = error.traceback,
               error.message.firstMatch(of: #/^[^\n]*?:\d+: /#) == nil,
               let frame = traceback.firstMatch(of: #/\n\t(?!\[C\]|plugin loader:)([^\n]+?:\d+):/#) else { return error }
@@ -160,10 +151,18 @@ extension FluxHost {
     private func runPluginFile(_ plugin: Plugin) throws {
         guard let pluginLoader else { throw FluxScriptError("cannot run plugin \(plugin.name): the plugin loader did not start") }
         let source = try Self.readSource(plugin.entry)
-        try vm.call(pluginLoader) { lua in
+        let chunk = try vm.call(pluginLoader, results: 2, arguments: { lua in
             if let folder = plugin.folder { lua.push(folder) } else { lua.pushNil() }
             lua.push(source)
             lua.push("@" + plugin.path)
+        }) { lua, results -> Result<LuaRef, LuaError> in
+            guard lua.isTruthy(at: results.lowerBound) else {
+                return .failure(LuaError(kind: .syntax, message: lua.string(at: results.lowerBound + 1) ?? "syntax error"))
+            }
+            return .success(lua.ref(at: results.lowerBound))
         }
+        // Run by the host, not the loader: a traceback shows the plugin's frames, none of the loader's, and
+        // a file that does not compile is a syntax error with none at all.
+        try vm.call(chunk.get()) { _ in }
     }
 }

@@ -1,4 +1,5 @@
-/// The Lua function that runs a plugin's file: `run(folder, source, chunkname)`.
+/// The Lua function that prepares a plugin's file: `prepare(folder, source, chunkname)` returns its chunk,
+/// for the host to run, or nil and the message when the file does not compile.
 ///
 /// Each run gets an environment of its own whose globals are the VM's (reads and writes go to `_G`)
 /// but whose `require` is private: it looks in the plugin's folder first (`name.lua`, `name/init.lua`)
@@ -26,9 +27,7 @@ enum PluginLoader {
         loaded[name] = result
         return result, file
       end)
-      local chunk, message = load(source, chunkname, "t", env)
-      if not chunk then error(message, 0) end
-      return chunk()
+      return load(source, chunkname, "t", env)
     end
     """#
 }

@@ -14,6 +14,8 @@ struct StoreGraph {
     }
 
     let stores: [Node]
+    /// The stores by name.
+    private let nodes: [String: Node]
     /// Views whose store is not registered.
     let orphanViews: [(view: String, store: String)]
 
@@ -24,14 +26,14 @@ struct StoreGraph {
             return Node(name: store.name, owner: inspectable?.ownerName ?? "Swift", isDerived: store.handlesEveryAction,
                         waitsFor: inspectable?.waitsFor ?? [], views: providers.filter { $0.store == store.name }.map(\.name))
         }
-        let names = Set(stores.map(\.name))
-        orphanViews = providers.filter { !names.contains($0.store) }.map { ($0.name, $0.store) }
+        let nodes = Dictionary(stores.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.nodes = nodes
+        orphanViews = providers.filter { nodes[$0.store] == nil }.map { ($0.name, $0.store) }
     }
 
     /// Why `store` cannot wait for `other` — no store has that name, or `other` waits for `store` in
     /// turn — or nil: what its actions will fail on, shown before any is dispatched.
     func problem(_ store: Node, waitingFor other: String, unicode: Bool) -> String? {
-        let nodes = Dictionary(stores.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         guard nodes[other] != nil else { return "not a store: its actions fail" }
         // The shortest way from `other` back to `store`, if any, found breadth first.
         var parent: [String: String] = [:]
