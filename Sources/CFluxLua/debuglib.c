@@ -141,7 +141,7 @@ static int flux_debuggetinfo(lua_State *L) {
 }
 
 /* debug.traceback([thread,] [message [, level]]), as in ldblib. */
-static int flux_debugtraceback(lua_State *L) {
+int flux_debugtraceback(lua_State *L) {
     int arg = lua_type(L, 1) == LUA_TTHREAD;
     lua_State *L1 = arg ? lua_tothread(L, 1) : L;
     const char *msg = lua_tostring(L, arg + 1);

@@ -1,7 +1,7 @@
 /*
  * How a Lua store's handler changes a state that no script can change.
  *
- * Published states are tables no script ever holds: subscribers get read-only views of them (view.c),
+ * Published states are tables no script ever holds: subscribers get read-only views of them (tableview.c),
  * flux.state a copy. A handler gets a draft of the state: an empty table whose metamethods read through
  * to the published one and copy a level only when the handler writes to it (copy on write), so an action
  * that changes one field copies one table, not the whole state. What the handler returns is frozen:

@@ -193,6 +193,7 @@ static void flux_callscripthook(lua_State *L, FluxControl *control, lua_Debug *a
         lua_rawset(L, -5);                                 /* hooks[L] = nil */
         flux_sethook(L, control);
         lua_xmove(co, L, 1);
+        control->hookerror = lua_topointer(L, -1); /* a message handler must not run on it (xpcall.c) */
         lua_error(L);
     }
     lua_pop(L, 3);

@@ -48,7 +48,12 @@ void flux_checkstop(lua_State *L, long long work);
 /* luaL_traceback's text, the search for each function's global name bounded (traceback.c). */
 void flux_traceback(lua_State *L, lua_State *L1, const char *msg, int level);
 
-/* Sets up the view metatable and its cache (view.c). */
+/* Replaces xpcall with one whose message handler never runs where hooks are off (xpcall.c). */
+void flux_openxpcall(lua_State *L);
+/* debug.traceback, as the host gives it (debuglib.c). */
+int flux_debugtraceback(lua_State *L);
+
+/* Sets up the view metatable and its cache (tableview.c). */
 void flux_openviews(lua_State *L);
 
 /* Sets up the drafts' bookkeeping (its userdata, the draft metatable, the marks of published tables) and

@@ -4,15 +4,11 @@
 #include "internal.h"
 
 int flux_registryindex(void) { return LUA_REGISTRYINDEX; }
-int flux_upvalueindex(int i) { return lua_upvalueindex(i); }
 void flux_pop(lua_State *L, int n) { lua_pop(L, n); }
-void flux_newtable(lua_State *L) { lua_newtable(L); }
 void flux_insert(lua_State *L, int idx) { lua_insert(L, idx); }
 void flux_remove(lua_State *L, int idx) { lua_remove(L, idx); }
-void flux_replace(lua_State *L, int idx) { lua_replace(L, idx); }
 void flux_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
 int flux_getmetatable(lua_State *L, const char *tname) { return luaL_getmetatable(L, tname); }
-const char *flux_typename(lua_State *L, int idx) { return luaL_typename(L, idx); }
 
 FluxControl *flux_getcontrol(lua_State *L) { return flux_control(L); }
 
@@ -106,6 +102,7 @@ static int flux_setup(lua_State *L) {
     flux_openload(L);
     flux_openlibloops(L);
     flux_openpatterns(L);
+    flux_openxpcall(L);
     /* Open files are finalized by Lua with hooks off: a `__gc` a script put in their metatable could
        loop beyond any budget, so the metatable is hidden as the host's own are. */
     luaL_getmetatable(L, LUA_FILEHANDLE);
@@ -131,6 +128,7 @@ lua_State *flux_newstate(FluxControl *control) {
     control->hook_count = FLUX_HOOK_INTERVAL;
     control->slot = -1;
     lua_atpanic(L, flux_panic);
+    if (control->torture) flux_settorture(L); /* from the first allocation on: the libraries' too */
     lua_pushcfunction(L, flux_setup);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
         lua_close(L);

@@ -14,7 +14,7 @@ final class LuaControl: @unchecked Sendable {
     init() {
         block = .allocate(capacity: 1)
         block.initialize(to: FluxControl())
-        block.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        block.pointee.owner = CContext.unretained(self)
     }
 
     deinit {
@@ -30,6 +30,6 @@ final class LuaControl: @unchecked Sendable {
 
     /// The control object of the state `L` belongs to (unretained: the VM keeps it alive while `L` lives).
     static func of(_ L: OpaquePointer) -> LuaControl {
-        Unmanaged<LuaControl>.fromOpaque(flux_getcontrol(L).pointee.owner).takeUnretainedValue()
+        CContext.object(flux_getcontrol(L).pointee.owner, as: LuaControl.self)
     }
 }

@@ -36,14 +36,13 @@ final class LuaFunctionBox {
     /// The entry point `flux_trampoline` calls (through `FluxControl.call`). Returns the result count, or
     /// a FLUX_RAISE value once the error is pushed: the trampoline raises it after Swift has returned.
     static func call(_ state: OpaquePointer, _ box: UnsafeMutableRawPointer) -> Int32 {
-        let function = Unmanaged<LuaFunctionBox>.fromOpaque(box).takeUnretainedValue()
-        return run(function.body, on: LuaStack(state))
+        return CContext.borrow(box, as: LuaFunctionBox.self) { run($0.body, on: LuaStack(state)) }
     }
 
     /// The entry point `flux_keyedtrampoline` calls with the integer the argument was the key of.
     @inline(__always)
     static func call(_ state: OpaquePointer, _ box: UnsafeMutableRawPointer, key: Int) -> Int32 {
-        Unmanaged<LuaFunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { function in
+        CContext.borrow(box, as: LuaFunctionBox.self) { function in
             let stack = LuaStack(state)
             do {
                 return try checked(function.keyed(stack, key), on: stack)
@@ -82,7 +81,7 @@ extension LuaStack {
     /// lua.push { lua in lua.push(Int(lua.top)); return 1 }  // a function returning its argument count
     /// ```
     public func push(function body: @escaping LuaFunction) {
-        let box = Unmanaged.passRetained(LuaFunctionBox(body)).toOpaque()
+        let box = CContext.retained(LuaFunctionBox(body))
         flux_pushswiftfunction(state, box)
     }
 
@@ -94,7 +93,7 @@ extension LuaStack {
     /// answers the key it was last called with without looking it up.
     public func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, fixedKeys: Bool = false,
                      _ keyed: @escaping LuaKeyedFunction) {
-        let box = Unmanaged.passRetained(LuaFunctionBox(body, keyed: keyed)).toOpaque()
+        let box = CContext.retained(LuaFunctionBox(body, keyed: keyed))
         push(keys)
         flux_pushkeyedfunction(state, box, fixedKeys ? 1 : 0, nil, nil)
     }
@@ -103,9 +102,9 @@ extension LuaStack {
     /// is a C function, called with `context` (kept as long as the function) and the integer, and returning
     /// as a ``LuaFunction``'s entry point does (a FLUX_RAISE value once the error is pushed): one call less.
     func push(function body: @escaping LuaFunction, keyedBy keys: LuaRef, entry: FluxKeyedEntry, context: AnyObject) {
-        let box = Unmanaged.passRetained(LuaFunctionBox(body, context: context)).toOpaque()
+        let box = CContext.retained(LuaFunctionBox(body, context: context))
         push(keys)
-        flux_pushkeyedfunction(state, box, 1, entry, Unmanaged.passUnretained(context).toOpaque())
+        flux_pushkeyedfunction(state, box, 1, entry, CContext.unretained(context))
     }
 
     /// [..] -> [.., message]. Pushes the Lua rendering of `error` and returns how the trampoline is to

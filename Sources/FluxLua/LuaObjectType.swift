@@ -116,7 +116,7 @@ extension LuaStack {
 
     /// [..] -> [.., userdata]. A userdata holding `object` (strongly, until Lua collects it).
     public func push<Object>(_ object: Object, as type: LuaObjectType<Object>) {
-        flux_newbox(state, Unmanaged.passRetained(object).toOpaque())   // [.., userdata]
+        flux_newbox(state, CContext.retained(object as AnyObject))     // [.., userdata]
         let pushMetatable = { type.cName.withUnsafeBufferPointer { flux_getmetatable(self.state, $0.baseAddress) } }
         if pushMetatable() != LUA_TTABLE {                               // [.., userdata, mt?]
             pop()
@@ -136,7 +136,7 @@ extension LuaStack {
         guard name.withUnsafeBufferPointer({ luaL_testudata(state, index, $0.baseAddress) }) != nil, // never raises
               let box = flux_box(state, index)                                // nil once collected
         else { return nil }
-        return Unmanaged<Object>.fromOpaque(box).takeUnretainedValue()
+        return CContext.object(box, as: Object.self)
     }
 }
 

@@ -29,15 +29,18 @@ public final class LuaVM {
     let control: LuaControl
 
     /// A fresh state with the standard libraries open. `memoryLimit` caps the bytes Lua code may have
-    /// allocated (nil: no cap).
-    public init(memoryLimit: Int? = nil) {
+    /// allocated (nil: no cap). `collectsAtEveryAllocation` is the garbage-collection torture mode (see
+    /// ``tortureRequested``): a whole collection cycle, finalizers included, after every allocating
+    /// operation — slow, for tests that hunt lifetime bugs.
+    public init(memoryLimit: Int? = nil, collectsAtEveryAllocation: Bool = LuaVM.tortureRequested) {
         control = LuaControl()
         let block = control.block
+        block.pointee.torture = collectsAtEveryAllocation ? 1 : 0
         block.pointee.call = { state, box in LuaFunctionBox.call(state!, box!) }
         block.pointee.callkeyed = { state, box, key in LuaFunctionBox.call(state!, box!, key: Int(key)) }
-        block.pointee.release = { box in Unmanaged<AnyObject>.fromOpaque(box!).release() }
+        block.pointee.release = { box in CContext.release(box!) }
         block.pointee.warn = { block, message in
-            let control = Unmanaged<LuaControl>.fromOpaque(block!.pointee.owner).takeUnretainedValue()
+            let control = CContext.object(block!.pointee.owner, as: LuaControl.self)
             let text = String(cString: message!)
             if let warn = control.warn {
                 warn(text)
@@ -51,6 +54,16 @@ public final class LuaVM {
         stack = LuaStack(state)
         self.memoryLimit = memoryLimit
     }
+
+    /// Whether the environment asks for the torture mode: `FLUX_GC_TORTURE` set (and not `0`). Under it
+    /// every VM made with the default runs a full collection cycle at every GC check point after an
+    /// allocation — Lua's own points after each allocating operation, where its `HARDMEMTESTS` build runs
+    /// a full collection — so an unreachable object is gone, and its finalizer has run, by the end of the
+    /// next allocation (`CFluxLua/torture.c` says exactly how).
+    public static var tortureRequested: Bool { flux_torturerequested() != 0 }
+
+    /// Whether this VM runs in the torture mode.
+    public var collectsAtEveryAllocation: Bool { control.block.pointee.torture != 0 }
 
     deinit {
         // Finalizers run; a Swift function they call raises an error, and refs released from here on do

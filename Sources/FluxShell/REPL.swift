@@ -29,11 +29,12 @@ public final class REPL {
     public init(shell: Shell, editor: LineEditor) {
         self.shell = shell
         self.editor = editor
-        editor.completionProvider = { [unowned shell] line, cursor, word in
-            shell.completions(line: line, cursor: cursor, word: word)
+        editor.completionProvider = { [weak shell] line, cursor, word in
+            shell?.completions(line: line, cursor: cursor, word: word) ?? .words([])
         }
         // Ctrl-C at the `>>` prompt drops the whole unfinished chunk, not only its last line.
-        editor.onInterrupt = { [unowned self] in
+        editor.onInterrupt = { [weak self] in
+            guard let self else { return "" }
             pending.clear()
             return shell.prompt(continuation: false)
         }

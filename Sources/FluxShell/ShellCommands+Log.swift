@@ -16,7 +16,8 @@ extension Shell {
         if let recording {
             throw ShellCommandError.failed("already recording to \(recording.path) (:record alone stops)")
         }
-        recording = try Recording(path: path, mode: mode, dispatcher: dispatcher) { [unowned self] message in
+        recording = try Recording(path: path, mode: mode, dispatcher: dispatcher) { [weak self] message in
+            guard let self else { return }
             recording = nil
             reportMessage(message)
         }

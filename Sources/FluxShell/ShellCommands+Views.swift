@@ -21,7 +21,8 @@ extension Shell {
     /// `:watch view`: after every change, the view's patch under what the action changed.
     func watch(_ view: String) throws {
         guard !watches.contains(view) else { throw ShellCommandError.failed("already watching '\(view)'") }
-        let subscription = try host.watch(view: view) { [unowned self] changes, old, new in
+        let subscription = try host.watch(view: view) { [weak self] changes, old, new in
+            guard let self else { return }
             print(watchHeading(for: view) + "\(view):\n" + PatchRenderer(options: host.renderOptions).render(changes, from: old, to: new))
         }
         watches.add(view, subscription)

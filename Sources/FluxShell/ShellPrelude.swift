@@ -87,53 +87,112 @@ enum ShellPrelude {
       return fields
     end
 
+    -- What a value shows as fields: a table's own, a state view's; nil for what shows as tostring does.
+    local function fields_of(value, kind)
+      local fields = view_fields(value)
+      if fields then return fields end
+      if kind ~= "table" or metafield(value, "__tostring") ~= nil or type(metafield(value, "__name")) == "string" then
+        return nil
+      end
+      return value
+    end
+
+    -- The text of a value that is not shown as fields.
+    local function scalar_text(value, kind)
+      if kind == "string" then return quote(value) end
+      return tostring(value)
+    end
+
+    -- How many of a table's fields 1, 2, … are not nil, counting no further than `most`.
+    local function border(fields, most)
+      local length = 0
+      while length < most and rawget(fields, length + 1) ~= nil do length = length + 1 end
+      return length
+    end
+
+    -- Whether key k of a table whose sequence is 1 … length shows without its key.
+    local function in_sequence(k, length)
+      return mathtype(k) == "integer" and k >= 1 and k <= length
+    end
+
+    -- The length of a value's one-line text when it is at most `room`, else nil: the walk stops as soon as
+    -- the text would pass `room`, so each value costs at most `room` of work whatever lies below it.
+    local function measure(value, room, open)
+      local kind = type(value)
+      local fields = (kind == "table" or kind == "userdata") and fields_of(value, kind)
+      if not fields then
+        local text = scalar_text(value, kind)
+        if #text > room or find(text, "\n", 1, true) then return nil end
+        return #text
+      end
+      if open[value] then return room >= 7 and 7 or nil end -- <cycle>
+      open[value] = true
+      local used, count = 2, 0
+      local length = border(fields, room)
+      for k, v in next, fields do
+        if count > 0 then used = used + 2 end
+        count = count + 1
+        if not in_sequence(k, length) then used = used + #key_text(k) + 3 end
+        local size = used <= room and measure(v, room - used, open)
+        if not size then open[value] = nil return nil end
+        used = used + size
+      end
+      open[value] = nil
+      return used
+    end
+
+    -- The keys of a table in the order they show: the sequence first, then the rest sorted.
+    local function ordered_keys(fields)
+      local length = border(fields, math.huge)
+      local keys = {}
+      for i = 1, length do keys[i] = i end
+      local rest = {}
+      for k in next, fields do
+        if not in_sequence(k, length) then rest[#rest + 1] = k end
+      end
+      sort(rest, before)
+      for _, k in next, rest do keys[#keys + 1] = k end
+      return keys, length
+    end
+
+    -- Indentation grows no deeper than this: a table nested thousands deep prints in lines of bounded
+    -- width, so printing it takes time in proportion to its size.
+    local deepest_indent = 64
+
+    -- Appends value's text to out: a table on one line when it fits `limit` columns after `indent` (or
+    -- when `flat`: it is inside one known to), else one field a line.
+    local function write(value, indent, open, limit, out, flat)
+      local kind = type(value)
+      local fields = (kind == "table" or kind == "userdata") and fields_of(value, kind)
+      if not fields then out[#out + 1] = scalar_text(value, kind) return end
+      if open[value] then out[#out + 1] = "<cycle>" return end
+      flat = flat or limit == math.huge or measure(value, limit - #indent, open) ~= nil
+      open[value] = true
+      local keys, length = ordered_keys(fields)
+      if #keys == 0 then
+        out[#out + 1] = "{}"
+      else
+        local inner = #indent < deepest_indent and indent .. "  " or indent
+        local between = flat and ", " or ",\n" .. inner
+        out[#out + 1] = flat and "{" or "{\n" .. inner
+        for i, k in next, keys do
+          if i > 1 then out[#out + 1] = between end
+          if not in_sequence(k, length) then out[#out + 1] = key_text(k) .. " = " end
+          write(rawget(fields, k), flat and "" or inner, open, limit, out, flat)
+        end
+        out[#out + 1] = flat and "}" or ",\n" .. indent .. "}"
+      end
+      open[value] = nil
+    end
+
     -- A value as a Lua constructor would write it: keys sorted, short tables on one line, the
     -- tables already open on the way down marked as cycles. Tables are read raw (next, rawget), so
     -- no __index, __pairs or __len runs; __tostring and __name are honoured as `lua` prints values.
+    -- Linear in the value's size, however deeply it nests.
     local function pretty(value, indent, open, limit)
-      local kind = type(value)
-      if kind == "string" then return quote(value) end
-      if kind ~= "table" and kind ~= "userdata" then return tostring(value) end
-      local fields = view_fields(value)
-      if not fields then
-        if kind ~= "table" or metafield(value, "__tostring") ~= nil or type(metafield(value, "__name")) == "string" then
-          return tostring(value)
-        end
-        fields = value
-      end
-      open = open or {}
-      if open[value] then return "<cycle>" end
-      open[value] = true
-      indent = indent or ""
-      local inner = indent .. "  "
-
-      local keys, count, length = {}, 0, 0
-      for k in next, fields do
-        count = count + 1
-        keys[count] = k
-      end
-      while rawget(fields, length + 1) ~= nil do length = length + 1 end
-      local rest = {}
-      for _, k in next, keys do
-        if not (mathtype(k) == "integer" and k >= 1 and k <= length) then rest[#rest + 1] = k end
-      end
-      sort(rest, before)
-
-      local parts, multiline = {}, false
-      for i = 1, length do
-        parts[#parts + 1] = pretty(rawget(fields, i), inner, open, limit)
-      end
-      for _, k in next, rest do
-        parts[#parts + 1] = key_text(k) .. " = " .. pretty(rawget(fields, k), inner, open, limit)
-      end
-      open[value] = nil
-      if #parts == 0 then return "{}" end
-      local line = "{" .. concat(parts, ", ") .. "}"
-      for _, part in next, parts do
-        if find(part, "\n", 1, true) then multiline = true break end
-      end
-      if not multiline and #indent + #line <= (limit or width) then return line end
-      return "{\n" .. inner .. concat(parts, ",\n" .. inner) .. ",\n" .. indent .. "}"
+      local out = {}
+      write(value, indent or "", open or {}, limit or width, out)
+      return concat(out)
     end
 
     -- What the REPL prints for a chunk's results: strings as they are (as `lua` does), other values

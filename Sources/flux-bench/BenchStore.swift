@@ -27,8 +27,7 @@ final class BenchStore: Store<BenchState> {
 
 /// Where Swift subscribers put what they read, so the optimiser cannot drop the read.
 final class Sink {
-    // One thread; no dynamic exclusivity check, which would cost more than the read it guards.
-    @exclusivity(unchecked) var total = 0
+    var total = 0
 }
 
 /// A workload's result did not match what it was asked to do: its figure would be meaningless.

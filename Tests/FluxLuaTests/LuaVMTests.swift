@@ -80,12 +80,46 @@ extension FluxLuaTests {
             #expect(try vm.call(closure) == ["kept"])
         }
 
-        @Test("a ref that outlives its VM is released without touching it")
+        @Test("a ref that outlives its VM does not keep it alive, and is released without touching it")
         func refOutlivesVM() throws {
             var vm: LuaVM? = LuaVM()
-            let ref = try #require(vm?.globalRef("print"))
+            weak let closed = vm
+            var ref = try #require(vm?.globalRef("print"))
             vm = nil
-            #expect(ref.id > 0)
+            #expect(closed == nil) // the ref kept neither the VM nor its state
+            #expect(ref.control.state == nil) // and knows it: its release below does not reach the closed state
+            ref = try #require(LuaVM().globalRef("print")) // released here: under ASan, a touch would fail
+            #expect(ref.control.state != nil)
+        }
+
+        @Test("the torture mode collects an unreachable object at the next allocation")
+        func tortureCollectsAtNextAllocation() throws {
+            // A weak-valued table's entry, unreachable once stored, is gone after the next allocation (the
+            // table built on the second line) and not before; a normal VM still holds it then.
+            let script = """
+                local weak = setmetatable({}, {__mode = "v"})
+                weak[1] = {}
+                local kept = weak[1] ~= nil
+                local other = {}
+                return kept, weak[1] == nil
+                """
+            let torture = LuaVM(collectsAtEveryAllocation: true)
+            #expect(torture.collectsAtEveryAllocation)
+            #expect(try torture.run(script) == [true, true])
+            #expect(try LuaVM(collectsAtEveryAllocation: false).run(script) == [true, false])
+        }
+
+        @Test("the torture mode runs a finalizer by the end of the next allocation")
+        func tortureRunsFinalizers() throws {
+            let script = """
+                local ran = false
+                do local x = setmetatable({}, {__gc = function() ran = true end}) end
+                local a = {}
+                local b = {}
+                return ran
+                """
+            #expect(try LuaVM(collectsAtEveryAllocation: true).run(script) == [true])
+            #expect(try LuaVM(collectsAtEveryAllocation: false).run(script) == [false])
         }
 
         @Test("the stack is balanced after runs, calls and errors")

@@ -24,15 +24,11 @@
  * ------------------------------------------------------------------------------------------------------- */
 
 int flux_registryindex(void);
-int flux_upvalueindex(int i);
 void flux_pop(lua_State *L, int n);
-void flux_newtable(lua_State *L);
 void flux_insert(lua_State *L, int idx);
 void flux_remove(lua_State *L, int idx);
-void flux_replace(lua_State *L, int idx);
 void flux_pushglobaltable(lua_State *L);
 int flux_getmetatable(lua_State *L, const char *tname);
-const char *flux_typename(lua_State *L, int idx);
 
 /* ---------------------------------------------------------------------------------------------------------
  * Per-state control block
@@ -103,12 +99,14 @@ typedef struct FluxControl {
     int script_hooks;             /* a script has set a hook with debug.sethook: the hook looks it up */
     int closed;                   /* set when the owner goes: Swift functions called after it raise an error */
     long long calls;              /* protected calls begun (flux_pcallwith), nested ones included */
-    int viewmetatable;            /* the registry slot (luaL_ref) of the state views' metatable (view.c) */
+    int viewmetatable;            /* the registry slot (luaL_ref) of the state views' metatable (tableview.c) */
     const void *viewmetatable_at; /* that metatable's address, which it keeps while the state lives */
     struct FluxPool *pool;        /* small blocks the state freed, kept for its next allocations (state.c) */
     struct FluxDrafts *drafts;    /* a Lua store's handler's drafts, found without a userdata look-up (draft.c) */
     int closing;                  /* coroutine closes nested now (hook.c); last, so that the fields every call
                                    * reads keep their places */
+    int torture;                  /* set before flux_newstate: the state collects at every allocation (torture.c) */
+    const void *hookerror;        /* the error a script's hook raised last, raised from inside the hook (xpcall.c) */
 } FluxControl;
 
 /* The block of the state L belongs to; every thread of a state carries it in its extra space. */
@@ -117,6 +115,13 @@ FluxControl *flux_getcontrol(lua_State *L);
 /* A new state with the standard libraries, allocating through `control`; no hook until a call needs one.
  * NULL when memory runs out. */
 lua_State *flux_newstate(FluxControl *control);
+
+/* Whether the environment asks for the garbage-collection torture mode: FLUX_GC_TORTURE set, and not to 0. */
+int flux_torturerequested(void);
+
+/* Makes the state run a full collection cycle, finalizers included, at every GC check point after an
+ * allocation: as close to a full collection at every allocation as the API allows (torture.c). */
+void flux_settorture(lua_State *L);
 
 /* Closes the state: from now on a Swift function called (by a finalizer) raises an error instead. */
 void flux_closestate(FluxControl *control);
@@ -206,6 +211,10 @@ void flux_newview(lua_State *L, int table, int slot);
 /* [.., view] -> [.., next, view, nil]: what `pairs(view)` returns, without looking up the global `pairs`
  * (a script can replace it). Allocates nothing. */
 void flux_pushviewpairs(lua_State *L);
+
+/* The length (raw) of the table behind the view at `idx`, or of the value itself when it is not a view. Never
+ * raises. */
+lua_Integer flux_viewlength(lua_State *L, int idx);
 
 /* About how many bytes the table at `t` holds that the value at `shared` (another state, or nil) does
  * not: each table its header and a slot per pair; a nested table that is the very table `shared` holds

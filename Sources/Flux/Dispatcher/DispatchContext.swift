@@ -13,8 +13,8 @@
 /// }
 /// ```
 public struct DispatchContext {
-    /// Unowned: the context lives in a handler of a store the dispatcher owns.
-    @usableFromInline unowned let dispatcher: Dispatcher
+    /// The context lives while a handler runs (a handler that kept it would keep the dispatcher).
+    @usableFromInline let dispatcher: Dispatcher
 
     @usableFromInline init(dispatcher: Dispatcher) {
         self.dispatcher = dispatcher

@@ -24,7 +24,7 @@ extension Dispatcher {
         defer {
             isSilent = false
             phase = .notifying
-            for registration in registrations { registration.object._withUnsafeGuaranteedRef { registration.lane.publish($0) } }
+            for registration in registrations { registration.lane.publish(registration.object) }
             phase = .idle
             if !followUps.isEmpty { drainFollowUps() }
         }

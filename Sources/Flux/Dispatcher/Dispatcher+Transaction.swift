@@ -4,7 +4,7 @@ extension Dispatcher {
     /// Puts every target the failed action touched back to its state from before, latest first.
     func rollBackTouched() {
         for index in (0 ..< touchedCount).reversed() {
-            touched[index]._withUnsafeGuaranteedRef { $0.transaction.rollback() }
+            touched[index].transaction.rollback()
         }
         touchedCount = 0
     }
@@ -16,46 +16,35 @@ extension Dispatcher {
         if touchedCount == 1, openGroup == nil { return keepOnlyChange(name) }
         let group = openGroup
         let recording = history.isRecording
-        // The step's states: the first inline — its target read from its registration only when the
-        // step is recorded, so it is not retained to be held here — any others in an array (rarely
-        // needed, so never allocated).
-        var first: (registration: Unmanaged<Registration>, kept: KeptState)?
+        // The step's states: the first inline, any others in an array (rarely needed, so never allocated).
+        var first: (registration: Registration, kept: KeptState)?
         var rest: [HistoryEntry.Change]?
         var cost = 0
         var changed = 0
         for index in 0 ..< touchedCount {
             let registration = touched[index]
-            let kept = registration._withUnsafeGuaranteedRef { registration -> Bool in
-                // A group keeps states even with no undo history: it rolls back with them when it fails.
-                let keeping = (recording || group != nil) && group?.entry.contains(registration.transaction) != true
-                // The state goes in the box of the step the history dropped last, when it can.
-                guard let kept = registration.object._withUnsafeGuaranteedRef({
-                    registration.lane.commit($0, keeping, &history.undoStack.spare)
-                }) else { return false }
-                if let state = kept.state {
-                    if let group {
-                        group.entry.append(registration.transaction, state, cost: kept.cost)
-                    } else if first == nil {
-                        first = (Unmanaged.passUnretained(registration), state)
-                    } else {
-                        let change = HistoryEntry.Change(target: registration.transaction, kept: state)
-                        if rest == nil { rest = [change] } else { rest!.append(change) }
-                    }
-                    cost += kept.cost
+            // A group keeps states even with no undo history: it rolls back with them when it fails.
+            let keeping = (recording || group != nil) && group?.entry.contains(registration.transaction) != true
+            // The state goes in the box of the step the history dropped last, when it can.
+            guard let kept = registration.lane.commit(registration.object, keeping, &history.undoStack.spare) else { continue }
+            if let state = kept.state {
+                if let group {
+                    group.entry.append(registration.transaction, state, cost: kept.cost)
+                } else if first == nil {
+                    first = (registration, state)
+                } else {
+                    let change = HistoryEntry.Change(target: registration.transaction, kept: state)
+                    if rest == nil { rest = [change] } else { rest!.append(change) }
                 }
-                return true
+                cost += kept.cost
             }
-            guard kept else { continue }
             if changed != index { touched[changed] = registration }
             changed += 1
         }
         touchedCount = changed
         group?.performed += 1
-        guard let registration = first?.registration else { return }
-        // Moved into the history (taken out of `first`), not retained there and released here.
-        let note = registration._withUnsafeGuaranteedRef { registration in
-            history.record(label: name, cost: cost, target: registration.transaction, kept: first.take().unsafelyUnwrapped.kept, rest: rest)
-        }
+        guard let (registration, kept) = first.take() else { return }
+        let note = history.record(label: name, cost: cost, target: registration.transaction, kept: kept, rest: rest)
         if let note { onNote(note) }
     }
 
@@ -66,25 +55,14 @@ extension Dispatcher {
         let registration = touched[0]
         var kept: KeptState?
         var cost = 0
-        // The ring unretained: a constant of a constant, while the box in its spare slot is handed in.
-        let ring = Unmanaged.passUnretained(history.undoStack)
-        let changed = registration._withUnsafeGuaranteedRef { registration -> Bool in
-            guard let commit = registration.object._withUnsafeGuaranteedRef({ object in
-                ring._withUnsafeGuaranteedRef { registration.lane.commit(object, recording, &$0.spare) }
-            }) else { return false }
-            kept = commit.state
-            cost = commit.cost
-            return true
-        }
-        guard changed else {
+        guard let commit = registration.lane.commit(registration.object, recording, &history.undoStack.spare) else {
             touchedCount = 0
             return
         }
-        guard kept != nil else { return }
-        // Moved into the history (taken out of `kept`), not retained there and released here.
-        let note = registration._withUnsafeGuaranteedRef { registration in
-            history.record(label: name, cost: cost, target: registration.transaction, kept: kept.take().unsafelyUnwrapped, rest: nil)
-        }
+        kept = commit.state
+        cost = commit.cost
+        guard let state = kept.take() else { return }
+        let note = history.record(label: name, cost: cost, target: registration.transaction, kept: state, rest: nil)
         if let note { onNote(note) }
     }
 

@@ -28,9 +28,9 @@ public final class Dispatcher {
     /// Undo and redo, one step per action or per ``group(_:_:)``.
     public let history: History
     /// Hooks run around every dispatch, in order.
-    @exclusivity(unchecked) public var middleware: [any Middleware] = []
+    public var middleware: [any Middleware] = []
     /// Told of every committed action and step, after the middleware (one observer: a session's journal).
-    @exclusivity(unchecked) public var commitObserver: (any CommitObserver)?
+    public var commitObserver: (any CommitObserver)?
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
     /// loop (reported through ``onFollowUpError`` as ``DispatcherError/followUpsDidNotSettle(action:limit:)``).
     public var followUpLimit = 100_000
@@ -61,66 +61,62 @@ public final class Dispatcher {
         /// The target's part in the transaction: the target itself, or a witness with nothing to keep.
         let transaction: any TransactionalTarget
         /// The target's operations: a store's specialised ones, or closures over the witnesses.
-        /// The registration keeps the target alive, so the lane's unowned captures stay valid.
         let lane: StoreLane
-        /// The target as the lane takes it, unretained: `target` keeps it alive, and each lane call
-        /// borrows it from here instead of retaining and releasing it.
-        let object: Unmanaged<AnyObject>
-        @exclusivity(unchecked) var handledGeneration = 0
-        @exclusivity(unchecked) var pending = false
+        /// The target as the lane takes it.
+        let object: AnyObject
+        var handledGeneration = 0
+        var pending = false
         /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
-        @exclusivity(unchecked) unowned(unsafe) var waitingOne: Registration?
+        var waitingOne: Registration?
 
         init(token: DispatchToken, target: any DispatchTarget, dispatcher: Dispatcher) {
             self.token = token
             self.target = target
             transaction = target as? any TransactionalTarget ?? StatelessTransaction(target)
-            object = Unmanaged.passUnretained(target)
-            lane = (target as? any StoreLaneProviding)?.lane ?? StoreLane(target: transaction, dispatcher: dispatcher)
+            object = target
+            lane = (target as? any StoreLaneProviding)?.lane ?? StoreLane(target: transaction)
         }
     }
 
-    // One thread, and no access spans a call out: the dynamic exclusivity checks are left out.
-    @exclusivity(unchecked) var phase = Phase.idle
-    @exclusivity(unchecked) var registrations: [Registration] = []
-    @exclusivity(unchecked) var registrationsByID: [Int: Registration] = [:]
+    var phase = Phase.idle
+    var registrations: [Registration] = []
+    var registrationsByID: [Int: Registration] = [:]
     private var nextID = 1
-    // Routes and `touched` hold registrations unretained: `registrations` keeps them alive, and one
-    // unregistered during a dispatch is kept in `retired` until the dispatch ends.
-    typealias Route = ContiguousArray<Unmanaged<Registration>>
-    @exclusivity(unchecked) private var routes: [String: Route] = [:]
-    @exclusivity(unchecked) private var lastRouteName = ""
-    @exclusivity(unchecked) private var lastRoute = Route()
+    // One unregistered during a dispatch is kept in `retired` until the dispatch ends.
+    typealias Route = ContiguousArray<Registration>
+    private var routes: [String: Route] = [:]
+    private var lastRouteName = ""
+    private var lastRoute = Route()
     /// The one registration on `lastRoute`, when it holds one (most actions have one store): the
     /// dispatch then reaches it without retaining and releasing the route.
-    @exclusivity(unchecked) private var lastRouteOnly: Unmanaged<Registration>?
-    @exclusivity(unchecked) var retired: [Registration] = []
+    private var lastRouteOnly: Registration?
+    var retired: [Registration] = []
 
-    @exclusivity(unchecked) var generation = 0
+    var generation = 0
     /// The action being handled: it lives in `perform`'s frame, so it is not copied.
-    @exclusivity(unchecked) var currentAction: UnsafePointer<any Action>?
+    var currentAction: UnsafePointer<any Action>?
     /// The registration whose handler runs now.
-    @exclusivity(unchecked) unowned(unsafe) var running: Registration?
+    var running: Registration?
     /// The registrations the current action touched: the first `touchedCount` of `touched`, whose
     /// slots are reused from action to action (emptying and refilling an array costs more).
-    @exclusivity(unchecked) var touched = Route()
-    @exclusivity(unchecked) var touchedCount = 0
-    @exclusivity(unchecked) var followUps = Deque<FollowUp>()
+    var touched = Route()
+    var touchedCount = 0
+    var followUps = Deque<FollowUp>()
     /// The group a subscriber opened: the actions it queues run later as one group.
-    @exclusivity(unchecked) var queueingGroup: OpenGroup?
-    @exclusivity(unchecked) var draining = false
+    var queueingGroup: OpenGroup?
+    var draining = false
     /// How many ``allOrNothing(_:)`` calls are running: nothing is settled (or saved) inside one.
-    @exclusivity(unchecked) var allOrNothingDepth = 0
+    var allOrNothingDepth = 0
     /// Whether ``silently(_:)`` runs: no store publishes until it ends.
-    @exclusivity(unchecked) var isSilent = false
+    var isSilent = false
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
-    @exclusivity(unchecked) public internal(set) var isFollowUp = false
+    public internal(set) var isFollowUp = false
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
-    @exclusivity(unchecked) public var dropsFollowUps = false
-    @exclusivity(unchecked) var openGroup: OpenGroup?
+    public var dropsFollowUps = false
+    var openGroup: OpenGroup?
     var nextGroupID = 1
 
     /// A dispatcher with no stores, keeping `historyLimit` undo steps.
@@ -256,13 +252,12 @@ public final class Dispatcher {
         phase = .notifying
         if !isSilent {
             for index in 0 ..< touchedCount {
-                touched[index]._withUnsafeGuaranteedRef { registration in
-                    registration.object._withUnsafeGuaranteedRef { registration.lane.publish($0) }
-                }
+                let registration = touched[index]
+                registration.lane.publish(registration.object)
             }
         }
         if !middleware.isEmpty {
-            let names = touched[..<touchedCount].map { $0._withUnsafeGuaranteedRef { $0.target.name } }
+            let names = touched[..<touchedCount].map { $0.target.name }
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
         if let commitObserver { commitObserver.didCommit(action, in: self) }
@@ -284,17 +279,12 @@ public final class Dispatcher {
             }
         }
         if name == lastRouteName, let only = lastRouteOnly {
-            // Unretained: a registration unregistered during the dispatch stays in `retired` until it ends.
-            try only._withUnsafeGuaranteedRef { registration in
-                if registration.handledGeneration != generation { try invoke(registration, action, name) }
-            }
+            if only.handledGeneration != generation { try invoke(only, action, name) }
             return
         }
         let route = self.route(name)
-        for registration in route {
-            try registration._withUnsafeGuaranteedRef { registration in
-                if registration.handledGeneration != generation { try invoke(registration, action, name) }
-            }
+        for registration in route where registration.handledGeneration != generation {
+            try invoke(registration, action, name)
         }
     }
 
@@ -305,19 +295,18 @@ public final class Dispatcher {
         defer {
             registration.pending = false
             running = registration.waitingOne
+            registration.waitingOne = nil
         }
         if touchedCount < touched.count {
             // A dispatch loop touches the same store action after action: a slot already holding it is
             // not written again (a write checks that the list is not shared).
-            if touched[touchedCount].toOpaque() != Unmanaged.passUnretained(registration).toOpaque() {
-                touched[touchedCount] = Unmanaged.passUnretained(registration)
-            }
+            if touched[touchedCount] !== registration { touched[touchedCount] = registration }
         } else {
-            touched.append(Unmanaged.passUnretained(registration))
+            touched.append(registration)
         }
         touchedCount += 1
         do {
-            try registration.object._withUnsafeGuaranteedRef { try registration.lane.handle($0, action, name) }
+            try registration.lane.handle(registration.object, action, name, self)
         } catch let error as DispatcherError {
             if case .storeFailed = error { throw error }
             throw DispatcherError.storeFailed(store: registration.target.name, action: action.name, underlying: error)
@@ -346,7 +335,7 @@ public final class Dispatcher {
         if let cached = routes[name] {
             route = cached
         } else {
-            route = Route(registrations.lazy.filter { $0.target.handles(name) }.map { Unmanaged.passUnretained($0) })
+            route = Route(registrations.lazy.filter { $0.target.handles(name) })
             if routes.count > 4096 { routes.removeAll() }
             routes[name] = route
         }

@@ -24,7 +24,7 @@ package protocol TransactionalTarget: DispatchTarget {
 /// The witness of a target without one (defined outside the package): it keeps no state of the
 /// dispatcher's, so there is nothing to roll back or undo.
 final class StatelessTransaction: TransactionalTarget {
-    unowned(unsafe) let target: any DispatchTarget
+    let target: any DispatchTarget
 
     init(_ target: any DispatchTarget) { self.target = target }
 

@@ -6,7 +6,7 @@
 /// move entries between the stacks; a new change clears the redo stack.
 public final class History {
     /// The most undo steps kept; the oldest step is dropped past it.
-    @exclusivity(unchecked) public var limit: Int {
+    public var limit: Int {
         didSet {
             limit = max(0, limit)
             while undoStack.count > limit { dropOldest() }
@@ -17,7 +17,7 @@ public final class History {
     /// The most bytes the undo steps may keep, as their stores count them;
     /// past it the oldest steps are dropped, so a large state never fills memory with copies of itself.
     /// The first time, a note says so.
-    @exclusivity(unchecked) public var memoryLimit: Int {
+    public var memoryLimit: Int {
         didSet {
             memoryLimit = max(0, memoryLimit)
             noted = false
@@ -29,12 +29,11 @@ public final class History {
     public static let defaultMemoryLimit = 256 << 20
 
     /// What the undo steps keep now, in bytes.
-    @exclusivity(unchecked) public private(set) var cost = 0
+    public private(set) var cost = 0
 
-    // Used from the dispatcher's one thread; no access spans a call out.
     let undoStack: HistoryRing
-    @exclusivity(unchecked) private(set) var redoStack: [HistoryEntry] = []
-    @exclusivity(unchecked) private var noted = false
+    private(set) var redoStack: [HistoryEntry] = []
+    private var noted = false
 
     /// A history keeping at most `limit` steps and `memoryLimit` bytes.
     public init(limit: Int = 100, memoryLimit: Int = History.defaultMemoryLimit) {
@@ -54,7 +53,7 @@ public final class History {
 
     /// Goes up by one whenever a step is recorded, taken or dropped: whoever saves the history saves
     /// it again only when this moved.
-    @exclusivity(unchecked) public private(set) var version = 0
+    public private(set) var version = 0
 
     /// The steps as they are: undo oldest first, redo with the next one to take last.
     public var steps: (undo: [HistoryEntry], redo: [HistoryEntry]) { (undoStack.entries, redoStack) }
@@ -156,7 +155,7 @@ public final class History {
         version &+= 1
     }
 
-    @exclusivity(unchecked) private var lastNumber = 0
+    private var lastNumber = 0
 
     private func nextNumber() -> Int {
         lastNumber &+= 1

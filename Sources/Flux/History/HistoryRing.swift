@@ -13,20 +13,19 @@ final class HistoryRing {
         var rest: [HistoryEntry.Change] = []
     }
 
-    // One thread; no access spans a call out.
-    @exclusivity(unchecked) private var slots: ContiguousArray<Slot> = []
-    @exclusivity(unchecked) private var head = 0 // the oldest step's slot
-    @exclusivity(unchecked) private(set) var count = 0
+    private var slots: ContiguousArray<Slot> = []
+    private var head = 0 // the oldest step's slot
+    private(set) var count = 0
     /// The box of the first state of the step the ring dropped last, for the next step to fill again:
     /// with the ring full, recording a step then allocates nothing. Only a small state's box is kept,
     /// so a spare never holds much memory the history does not count.
-    @exclusivity(unchecked) var spare: KeptState?
+    var spare: KeptState?
 
     /// The most a dropped state may cost for its box to be kept as the spare.
     static let spareCostLimit = 64 << 10
 
     /// The most steps kept.
-    @exclusivity(unchecked) var capacity: Int {
+    var capacity: Int {
         didSet {
             capacity = max(0, capacity) // in the observer itself: no second call of it
             resize()

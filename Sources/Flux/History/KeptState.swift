@@ -14,15 +14,12 @@
 
 /// A store's state, typed: keeping it copies the state as itself.
 @usableFromInline package final class KeptValue<State>: KeptState {
-    // One thread, and no access spans a call out: no dynamic exclusivity check (it would cost more
-    // than the copy it guards).
-    @usableFromInline @exclusivity(unchecked) package var state: State
+    @usableFromInline package var state: State
 
     @inlinable package init(_ state: State) { self.state = state }
 
     /// Puts `state` in the box in place of the one it held. A store in another module calls this, not the
-    /// setter: the setter's access there is checked at run time (the attribute above does not reach other
-    /// modules), while this body's access was settled here.
+    /// setter.
     @inlinable package func hold(_ state: State) { self.state = state }
 
     @usableFromInline override var value: Any { state }
@@ -30,7 +27,7 @@
 
 /// Any other target's state (a snapshot as `Any`).
 final class KeptAny: KeptState {
-    @exclusivity(unchecked) var snapshot: Any
+    var snapshot: Any
 
     init(_ snapshot: Any) { self.snapshot = snapshot }
 

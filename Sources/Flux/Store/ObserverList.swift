@@ -9,16 +9,15 @@
     /// One observer; the subscription that cancels it holds it.
     @usableFromInline package final class Entry {
         @usableFromInline let send: (Value) -> Void
-        @usableFromInline @exclusivity(unchecked) var isActive = true
+        @usableFromInline var isActive = true
         @inlinable init(_ send: @escaping (Value) -> Void) { self.send = send }
     }
 
-    // One thread; no access spans a call out.
-    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
+    @usableFromInline var entries: ContiguousArray<Entry> = []
     /// How many of `entries` are cancelled and not removed yet.
-    @usableFromInline @exclusivity(unchecked) var cancelled = 0
+    @usableFromInline var cancelled = 0
     /// How many `send(_:)` calls are telling a change now: while any is, cancelled entries stay.
-    @usableFromInline @exclusivity(unchecked) var notifying = 0
+    @usableFromInline var notifying = 0
 
     @inlinable package init() {}
 
@@ -47,18 +46,15 @@
         cancelled = 0
     }
 
-    /// Tells every observer `value`. The list itself is walked, not a copy (which costs a retain and
-    /// release): an entry added while telling comes after those told now, and a cancelled one stays in
-    /// the list, keeping it alive, until `notifying` is back to zero. So each is called through an
-    /// unretained reference, with no retain and release per observer and change; every one borrows
-    /// `value`.
+    /// Tells every observer `value`. The list itself is walked by index, not a copy: an entry added
+    /// while telling comes after those told now, and a cancelled one stays in the list until `notifying`
+    /// is back to zero. Each entry is held while its observer runs, which may cancel anything.
     @inlinable package func send(_ value: Value) {
         let count = entries.count
         notifying += 1
         for index in 0 ..< count {
-            Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
-                if entry.isActive { entry.send(value) }
-            }
+            let entry = entries[index]
+            if entry.isActive { entry.send(value) }
         }
         notifying -= 1
         if cancelled != 0 { removeCancelled() }

@@ -25,14 +25,18 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     public unowned let dispatcher: Dispatcher
     /// The token to pass to ``Dispatcher/waitFor(_:)`` to run this store first.
     public var token: DispatchToken { registration }
-    @usableFromInline @exclusivity(unchecked) final var registration: DispatchToken!
+    @usableFromInline final var registration: DispatchToken!
 
     /// The state now. Inside a dispatch it already holds this action's changes; observers hear them
     /// once every store has handled the action.
     public var state: State { current }
 
-    // Stores are used from one thread and no access to these spans a call out, so the dynamic
-    // exclusivity checks (a third of a dispatch's time) are left out.
+    // Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"). Invariant: a store is used
+    // from one thread, and no access to the unchecked properties below spans a call out (a handler runs
+    // on a local copy, `next`), so their dynamic exclusivity checks — emitted in every module that
+    // specialises this inlinable code — are left out; `dispatcher` is unowned (checked: a store used
+    // after its dispatcher went traps) because the dispatcher owns its stores. Broken, the torture
+    // specs `LuaTortureSpec` and the corpus under FLUX_GC_TORTURE=1 (scripts/torture) fail.
     // The hot path (handle, publish) is @inlinable and reached through closures made in the
     // @inlinable initialisers, so it is specialised for the concrete State where the store is created
     // instead of running as unspecialised generic code behind the DispatchTarget witness table.
@@ -41,7 +45,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @usableFromInline @exclusivity(unchecked) final var current: State
     @usableFromInline @exclusivity(unchecked) final var published: State
     @usableFromInline @exclusivity(unchecked) final var checkpoint: State
-    @usableFromInline @exclusivity(unchecked) final var handlers: [String: HandlerBox] = [:] {
+    @usableFromInline final var handlers: [String: HandlerBox] = [:] {
         didSet {
             lastHandlerName = nil
             lastHandler = nil
@@ -49,14 +53,12 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     }
     /// Handlers replaced while a dispatch runs: one may be running, borrowed (see `lastHandler`), so
     /// they are kept until a handler is set with the dispatcher idle.
-    @usableFromInline @exclusivity(unchecked) final var replacedHandlers: [HandlerBox] = []
+    @usableFromInline final var replacedHandlers: [HandlerBox] = []
     /// The handler found for the last action name: dispatch loops repeat one action, and comparing
     /// names is cheaper than hashing one.
     /// (Two properties, not an optional tuple: reading the tuple copies both halves.)
     @usableFromInline @exclusivity(unchecked) final var lastHandlerName: String?
-    /// Unretained: `handlers` or `replacedHandlers` keeps it alive, so a dispatch calls the handler
-    /// borrowed from its box, with no retain and release of the closure.
-    @usableFromInline @exclusivity(unchecked) final var lastHandler: Unmanaged<HandlerBox>?
+    @usableFromInline @exclusivity(unchecked) final var lastHandler: HandlerBox?
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
     @usableFromInline final let observers = ObserverList<State>()
     /// The specialised operations the dispatcher drives.
@@ -78,7 +80,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         self.checkpoint = state
         self.dispatcher = dispatcher
         self.operations = StoreLane(
-            handle: { try Self.store($0).beginAndApply($1, named: $2) },
+            handle: { object, action, name, _ in try Self.store(object).beginAndApply(action, named: name) },
             commit: { Self.store($0).keepCheckpoint($1, reusing: &$2) },
             publish: { Self.store($0).send() }
         )
@@ -96,7 +98,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         // `==` called directly, not through a closure taking two states: that would copy both; and on
         // the stored states in place, since reading them as values copies them too.
         self.operations = StoreLane(
-            handle: { try Self.store($0).beginAndApply($1, named: $2) },
+            handle: { object, action, name, _ in try Self.store(object).beginAndApply(action, named: name) },
             commit: { object, recording, spare in
                 let store = Self.store(object)
                 return store.currentEquals(&store.checkpoint) ? nil : store.keepCheckpoint(recording, reusing: &spare)
@@ -240,8 +242,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     final func beginAndApply(_ action: any Action, named name: String) throws {
         var next = current
         do {
-            // Borrowed: only a dispatch calls this, and a handler replaced during one is kept.
-            if let handler = handler(for: name) { try handler._withUnsafeGuaranteedRef { try $0.run(&next, action) } }
+            if let handler = handler(for: name) { try handler.run(&next, action) }
             if let everyAction { try everyAction(&next, action) }
         } catch {
             checkpoint = current
@@ -254,8 +255,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @inlinable
     final func apply(_ action: any Action) throws {
         var next = current
-        // Retained: called outside a dispatch, a handler that replaces itself would free a borrowed one.
-        if let handler = handler(for: action.name)?.takeUnretainedValue() { try handler.run(&next, action) }
+        if let handler = handler(for: action.name) { try handler.run(&next, action) }
         if let everyAction { try everyAction(&next, action) }
         current = next
     }
@@ -263,14 +263,14 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// The repeated name's check inlined into the dispatch, the lookup out of line: called, the check
     /// costs as much again in the call.
     @inlinable @inline(__always)
-    final func handler(for name: String) -> Unmanaged<HandlerBox>? {
+    final func handler(for name: String) -> HandlerBox? {
         if lastHandlerName == name { return lastHandler }
         return lookUpHandler(name)
     }
 
     @inlinable @inline(never)
-    final func lookUpHandler(_ name: String) -> Unmanaged<HandlerBox>? {
-        let handler = handlers[name].map { Unmanaged.passUnretained($0) }
+    final func lookUpHandler(_ name: String) -> HandlerBox? {
+        let handler = handlers[name]
         lastHandlerName = name
         lastHandler = handler
         return handler

@@ -10,7 +10,8 @@
     /// Remembers the state now, then applies the action (``TransactionalTarget/begin()`` and
     /// ``DispatchTarget/handle(_:in:)`` in one call). With the action's name, which the dispatcher
     /// already read: asking the action again is a witness call.
-    @usableFromInline let handle: (AnyObject, any Action, String) throws -> Void
+    /// The dispatcher is handed in, so that no lane holds it.
+    @usableFromInline let handle: (AnyObject, any Action, String, Dispatcher) throws -> Void
     /// ``TransactionalTarget/commit()``: nil when the state is unchanged; otherwise, when the flag asks for
     /// it, the state from before with its ``TransactionalTarget/cost(of:)``, in the box in the spare
     /// slot (taken from it) when that box can be reused.
@@ -18,7 +19,7 @@
     /// ``DispatchTarget/publish()``.
     @usableFromInline let publish: (AnyObject) -> Void
 
-    @inlinable package init(handle: @escaping (AnyObject, any Action, String) throws -> Void, commit: @escaping (AnyObject, Bool, inout KeptState?) -> Kept?,
+    @inlinable package init(handle: @escaping (AnyObject, any Action, String, Dispatcher) throws -> Void, commit: @escaping (AnyObject, Bool, inout KeptState?) -> Kept?,
                     publish: @escaping (AnyObject) -> Void) {
         self.handle = handle
         self.commit = commit
@@ -29,17 +30,18 @@
 extension StoreLane {
     /// The lane of any other target: its witnesses, called through closures (which ignore the object
     /// they are given) so the dispatcher calls every target the same way.
-    init(target: any TransactionalTarget, dispatcher: Dispatcher) {
+    /// The closures hold the target, as its registration does.
+    init(target: any TransactionalTarget) {
         self.init(
-            handle: { [unowned(unsafe) target, unowned(unsafe) dispatcher] _, action, _ in
+            handle: { _, action, _, dispatcher in
                 target.begin()
                 try target.handle(action, in: dispatcher)
             },
-            commit: { [unowned(unsafe) target] _, keeping, spare in
+            commit: { _, keeping, spare in
                 guard let before = target.commit() else { return nil }
                 return keeping ? (KeptAny.keeping(before, reusing: &spare), target.cost(of: before)) : (nil, 0)
             },
-            publish: { [unowned(unsafe) target] _ in target.publish() }
+            publish: { _ in target.publish() }
         )
     }
 }

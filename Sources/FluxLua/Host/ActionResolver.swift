@@ -24,7 +24,7 @@ final class ActionResolver {
     private let dispatcher: Dispatcher
     /// Each name resolved so far → its id; `flux.dispatch` looks a name up here in C.
     let names: LuaRef
-    @exclusivity(unchecked) private var entries: [Entry] = []
+    private var entries: [Entry] = []
 
     init(dispatcher: Dispatcher, stack: LuaStack) {
         self.dispatcher = dispatcher

@@ -5,7 +5,8 @@ extension FluxHost {
     /// becomes a Lua table (numbers keep their subtype), checked with the same rules — an unknown field
     /// is refused, a script's payload must be plain data. Give it to ``ActionReplayer``.
     public var logDecoder: ActionLogEntry.Decode {
-        { [unowned self] name, payload in
+        { [weak self] name, payload in
+            guard let self else { throw FluxHostError.closed }
             let lua = activeStack
             let id = try actionID(named: name, on: lua)
             guard let payload else { return try resolver.action(id) }

@@ -29,28 +29,23 @@ public final class FluxHost {
     public var renderOptions = RenderOptions(width: 80, color: false, unicode: true)
     /// Where errors nobody can catch are written (a subscriber's, a plugin's); standard error by default.
     /// Unchecked: one thread, and telling subscribers reads it on every change (for their errors).
-    @exclusivity(unchecked) public var report: (String) -> Void = StandardError.write(line:)
+    public var report: (String) -> Void = StandardError.write(line:)
     /// The plugins loaded so far, in load order.
     public internal(set) var plugins: [Plugin] = []
 
     /// The stack of the Lua thread running now: a coroutine's while a Swift function it called runs.
-    @exclusivity(unchecked) var activeStack: LuaStack
+    var activeStack: LuaStack
     /// Resolves the action names scripts dispatch. A constant: reading it costs no retain.
     let resolver: ActionResolver
     /// Calls a Lua store's handler with a draft of its state, and freezes what it returns (`flux_pushinvoke`).
-    @exclusivity(unchecked) var invoke: LuaRef!
+    var invoke: LuaRef!
     /// Freezes a table a script made into a state (`flux_pushfreeze`).
-    @exclusivity(unchecked) var freeze: LuaRef!
+    var freeze: LuaRef!
     /// The Swift stores' states that Lua views show.
     let stateProxies: StateProxies
     /// The Lua subscribers of each store that has any, by store.
     var storeSubscribers: [ObjectIdentifier: LuaSubscribers] = [:]
-    /// Lists emptied while an observer of theirs may run on them (unretained), kept until a subscription
-    /// is made while none runs.
-    var emptiedSubscribers: [LuaSubscribers] = []
-    /// How many stores' observers are telling their Lua subscribers now.
-    @exclusivity(unchecked) var telling = 0
-    @exclusivity(unchecked) var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
+    var subscriptionType = LuaObjectType<LuaSubscription>("flux.subscription")
     /// Every subscription made by `flux.subscribe` and `flux.watch` and not cancelled yet.
     var subscriptions: [ObjectIdentifier: LuaSubscription] = [:]
     /// The number the next subscription gets: `flux.subscriptions()` lists them in the order they were made.
@@ -72,7 +67,7 @@ public final class FluxHost {
     /// Counts repeats of the errors nobody can catch.
     let errorThrottle = ErrorThrottle()
     /// How many Lua view providers are running: while one is, dispatch, undo and redo are refused.
-    @exclusivity(unchecked) var rendering = 0
+    var rendering = 0
 
     /// A host for `dispatcher`'s stores, with the `flux` module installed in `vm` (a global, and
     /// `require "flux"`).

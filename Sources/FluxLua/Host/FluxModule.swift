@@ -50,7 +50,7 @@ extension FluxHost {
     /// `flux.dispatch(name)` with the id of a name resolved before, as `flux_keyedtrampoline` calls it:
     /// 0, or a FLUX_RAISE value once the error is pushed.
     private static func dispatchResolved(on lua: LuaStack, reference: UnsafeMutableRawPointer, id: Int) -> Int32 {
-        Unmanaged<HostReference>.fromOpaque(reference)._withUnsafeGuaranteedRef { reference in // the function keeps it
+        CContext.borrow(reference, as: HostReference.self) { reference in // the function keeps it
             do {
                 let host = try reference.require()
                 return try host.entered(from: lua) { try host.dispatch(resolved: id) }

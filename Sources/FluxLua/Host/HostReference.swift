@@ -1,8 +1,12 @@
 /// The host as what may outlive it reaches it: the `flux` module's functions, the VM's warnings, the
-/// dispatcher's follow-up errors, view providers and subscriptions. Not a weak reference: one would give the
-/// host a side table, which makes every retain and release of it (one each `flux.dispatch`) take the slow
-/// path. The host clears it first thing as it goes (deinit), so it reads nil from then on, as a weak
-/// reference would.
+/// dispatcher's follow-up errors, view providers and subscriptions.
+///
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"). Not a weak reference: one
+/// would give the host a side table, which makes every retain and release of it (one each
+/// `flux.dispatch`) take the slow path. Invariant: the host clears it first thing as it goes (deinit),
+/// so it reads nil from then on, as a weak reference would, and whoever reads a host gets it retained.
+/// Broken, `LuaTortureSpec` (a host dropped while its VM's finalizers and subscriptions still run) and
+/// the bad-input corpus under `FLUX_GC_TORTURE=1` (`scripts/torture`) fail.
 final class HostReference {
     /// The host; nil once it is going.
     var host: FluxHost? {
@@ -10,9 +14,7 @@ final class HostReference {
         set { unretained = newValue.map(Unmanaged.passUnretained) }
     }
 
-    /// The host without a retain, for a caller that only borrows it while its caller holds it (a Lua
-    /// store's handler call).
-    @exclusivity(unchecked) private(set) var unretained: Unmanaged<FluxHost>?
+    private var unretained: Unmanaged<FluxHost>?
 
     /// The host, for a `flux` function or metamethod a script calls: ``FluxHostError/closed`` once it is
     /// gone.

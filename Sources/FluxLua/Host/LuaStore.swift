@@ -101,19 +101,18 @@ final class LuaStore: StoreProtocol {
     /// The route of the action handled last, and that action's name: a run of one action neither hashes
     /// its name into `handlers` nor makes a Lua string of it again. (Two properties, not an optional
     /// tuple: reading the tuple copies both halves.)
-    @exclusivity(unchecked) private var lastName: String?
-    @exclusivity(unchecked) private var lastRoute: Route?
+    private var lastName: String?
+    private var lastRoute: Route?
 
-    /// `action`'s route, or nil when this store does not handle it. Unretained: `lastRoute` holds it
-    /// until the store's handlers change, which only a script run meanwhile can do.
-    private func route(_ action: String) throws -> Unmanaged<Route>? {
-        if lastName == action, let lastRoute { return Unmanaged.passUnretained(lastRoute) }
+    /// `action`'s route, or nil when this store does not handle it.
+    private func route(_ action: String) throws -> Route? {
+        if lastName == action, let lastRoute { return lastRoute }
         guard let handler = handlers[action] else { return nil }
         guard let lua = host?.activeStack else {
             let route = Route(handler: handler, type: nil, takesAction: true)
             lastName = action
             lastRoute = route
-            return Unmanaged.passUnretained(route)
+            return route
         }
         try lua.ensureSpace(1)
         lua.push(action)
@@ -123,7 +122,7 @@ final class LuaStore: StoreProtocol {
         let route = Route(handler: handler, type: type, takesAction: flux_takesaction(lua.state) != 0)
         lastName = action
         lastRoute = route
-        return Unmanaged.passUnretained(route)
+        return route
     }
 
     func handle(_ action: any Action, in dispatcher: Dispatcher) throws {
@@ -132,10 +131,8 @@ final class LuaStore: StoreProtocol {
 
     /// Handles `action`, whose name is `name`; `dispatcher` is the host's when nil.
     private func handle(_ action: any Action, named name: String, in dispatcher: Dispatcher?) throws {
+        // Held while other stores run first and while the handler runs: either may define this store again.
         guard let route = try route(name) else { return }
-        // Held while other stores run first: one of their handlers may define this store again.
-        let held = waitFor.isEmpty ? nil : route.takeUnretainedValue()
-        defer { withExtendedLifetime(held) {} }
         if !waitFor.isEmpty {
             guard let dispatcher = dispatcher ?? host?.dispatcher else { throw FluxHostError.closed }
             try dispatcher.waitFor(try waitFor.map { other in
@@ -145,12 +142,9 @@ final class LuaStore: StoreProtocol {
                 return token
             })
         }
-        // Unretained: the host reads it only before the handler runs, and whoever dispatches holds it.
-        guard let host = hostReference.unretained else { throw FluxHostError.closed }
+        guard let host = hostReference.host else { throw FluxHostError.closed }
         do {
-            try host._withUnsafeGuaranteedRef { host in
-                try route._withUnsafeGuaranteedRef { try call($0, for: action, host: host) }
-            }
+            try call(route, for: action, host: host)
         } catch let error as LuaError {
             throw FluxScriptError(error.message, traceback: error.traceback)
         }
@@ -161,17 +155,16 @@ final class LuaStore: StoreProtocol {
     /// without walking the state again. Held apart, so asking for it copies and retains nothing. The state
     /// after by identity alone: it is one of `stateRefs`, which keep it, and a ref of theirs takes a new
     /// state only in `call`, which then sets this pair again.
-    @exclusivity(unchecked) private var stepBefore: LuaRef?
-    @exclusivity(unchecked) private var stepAfter: ObjectIdentifier?
-    @exclusivity(unchecked) private var stepBytes = 0
+    private var stepBefore: LuaRef?
+    private var stepAfter: ObjectIdentifier?
+    private var stepBytes = 0
 
     /// Runs the handler of `route` on a draft of the state; a new state becomes the current one. One call
     /// into C (`flux_callinvoke`) pushes what invoke needs from the registry and calls it protected.
     private func call(_ route: Route, for action: any Action, host: FluxHost) throws {
         let lua = host.activeStack
-        // Unretained: `current` holds it, and is still it after the handler unless something replaced it
-        // meanwhile (checked below, before it is read again).
-        let before = Unmanaged.passUnretained(current)
+        // `current` unless something replaced it while the handler ran (checked below).
+        let before = current
         let base = lua.top
         defer { lua.top = base }
         try lua.ensureSpace(6)
@@ -184,7 +177,7 @@ final class LuaStore: StoreProtocol {
         case .table:
             let after = stateRef(poppingTopOf: lua)
             // A state replaced while the handler ran has no measured pair: its cost is walked when asked.
-            stepBefore = Unmanaged.passUnretained(current).toOpaque() == before.toOpaque() ? current : nil
+            stepBefore = current === before ? current : nil
             stepAfter = ObjectIdentifier(after)
             stepBytes = Int(cost)
             current = after
@@ -200,8 +193,8 @@ final class LuaStore: StoreProtocol {
     /// holds (an undo step, a rollback, a kept snapshot) is never reused, so a snapshot always holds the
     /// state it was taken of. The list grows to the most states kept at once, and the tables of states
     /// dropped stay until their refs are reused: never more than were kept at once.
-    @exclusivity(unchecked) private var stateRefs: [LuaRef] = []
-    @exclusivity(unchecked) private var nextRef = 0
+    private var stateRefs: [LuaRef] = []
+    private var nextRef = 0
 
     /// How many refs from `nextRef` on a new state looks at before it makes a new one: more than one, so a
     /// ref kept long (a snapshot held while many actions run) does not make a new one every round.
@@ -296,7 +289,7 @@ final class LuaStore: StoreProtocol {
 extension LuaStore: StoreLaneProviding {
     // Immutable, and its closures capture nothing.
     nonisolated(unsafe) private static let operations = StoreLane(
-        handle: { object, action, name in
+        handle: { object, action, name, _ in
             let store = unsafeDowncast(object, to: LuaStore.self)
             store.begin()
             try store.handle(action, named: name, in: nil)

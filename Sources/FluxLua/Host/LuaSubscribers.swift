@@ -15,18 +15,17 @@ final class LuaSubscribers {
     /// [2i - 1] the function of `members[i - 1]` (false once cancelled), [2i] the view it heard last
     /// (false before its first call).
     let table: LuaRef
-    // One thread; no access spans a call into Lua.
-    @exclusivity(unchecked) private(set) var members: [LuaSubscription] = []
-    @exclusivity(unchecked) private var cancelled = 0
+    private(set) var members: [LuaSubscription] = []
+    private var cancelled = 0
     /// How many notifications are running: pairs are removed only when none is.
-    @exclusivity(unchecked) private var notifying = 0
+    private var notifying = 0
     /// The store's observer, which tells every member.
     var observer: StoreSubscription?
     /// Whether `observer` tells the members: not while it is made (the store calls it at once, but each
     /// member hears its first state on its own, as it subscribes).
-    @exclusivity(unchecked) var isListening = false
-    /// Run once the last member is cancelled: the host lets go of this list.
-    var onEmpty: (() -> Void)?
+    var isListening = false
+    /// Run once the last member is cancelled, with this list: the host lets go of it.
+    var onEmpty: ((LuaSubscribers) -> Void)?
 
     init(storeName: String, on lua: LuaStack) {
         self.storeName = storeName
@@ -45,8 +44,8 @@ final class LuaSubscribers {
         lua.push(false)
         lua.rawSet(2 * pair, in: -2)
         lua.pop()
-        subscription.subscription = StoreSubscription { [weak self, unowned subscription] in
-            self?.cancel(subscription)
+        subscription.subscription = StoreSubscription { [weak self, weak subscription] in
+            if let subscription { self?.cancel(subscription) }
         }
         return pair
     }
@@ -122,7 +121,7 @@ final class LuaSubscribers {
         observer = nil
         let empty = onEmpty
         onEmpty = nil
-        empty?() // the host keeps the list until its next subscription: the observer runs on it unretained
+        empty?(self) // whoever runs on this list (a tell) holds it: it may go once they return
     }
 
     deinit { observer?.cancel() }

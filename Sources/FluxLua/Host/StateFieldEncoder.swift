@@ -67,7 +67,7 @@ final class StateFieldEncoder: Encoder {
     private struct Found: Error {}
 
     /// The keyed container of the last key type asked for, reused: making one per read instantiates
-    /// its generic box type and allocates it. Its `Keyed` refers to this encoder without retaining it.
+    /// its generic box type and allocates it. Its `Keyed` refers to this encoder weakly.
     private var keyedType: ObjectIdentifier?
     private var keyed: AnyObject?
     /// What nested containers write to: it wants nothing, so their fields are skipped.
@@ -112,8 +112,11 @@ final class StateFieldEncoder: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer { Single() }
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        /// Unretained: the encoder keeps this container (``container(keyedBy:)``) and outlives it.
-        unowned(unsafe) let encoder: StateFieldEncoder
+        /// Weak: the encoder keeps this container (``container(keyedBy:)``), and only it uses it.
+        weak var owner: StateFieldEncoder?
+        var encoder: StateFieldEncoder { owner! }
+
+        init(encoder: StateFieldEncoder) { owner = encoder }
         var codingPath: [any CodingKey] { [] }
 
         private func wants(_ key: Key) -> Bool {

@@ -41,7 +41,7 @@ final class StateFieldTable {
     /// Where a state of this type is inside an existential holding it, learned from the first one
     /// (``learnPlacement(from:)``): the same for every value of a type. Nil until then, or when it is not
     /// where C expects it (then every read goes through Swift).
-    @exclusivity(unchecked) private(set) var placement: Placement?
+    private(set) var placement: Placement?
 
     /// Where a value is inside an existential: in its own buffer, or `offset` bytes into the box whose
     /// address the buffer's first word holds (a box the existential never changes while it holds it).

@@ -17,36 +17,35 @@ import Flux
 final class StateProxies {
     static let batchSize = 64
 
-    // By slot. One thread; no access spans a call into Lua or into a state's `encode(to:)`.
+    // By slot.
     /// The state while a view of it may be reached; nothing (uninitialized memory) in a free slot, or one not
     /// handed out yet of the batch being filled: every other handed-out batch is full. By batch, each in a buffer
     /// of its own that adding batches never moves: a read borrows its state in place (its view is on the
     /// stack, so its batch stays held), whatever views a finalizer its allocations run makes meanwhile.
-    @exclusivity(unchecked) private var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> = []
-    @exclusivity(unchecked) private(set) var storeNames: ContiguousArray<String> = []
-    /// The field readers of each slot's state, when its type has them (``FieldReadable``). Unretained:
-    /// `tablesByType` keeps every table as long as this.
-    @exclusivity(unchecked) private var fieldTables: ContiguousArray<Unmanaged<StateFieldTable>?> = []
+    private var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> = []
+    private(set) var storeNames: ContiguousArray<String> = []
+    /// The field readers of each slot's state, when its type has them (``FieldReadable``).
+    private var fieldTables: ContiguousArray<StateFieldTable?> = []
     /// The field readers of each state type met so far; nil for a type that has none.
     private var tablesByType: [ObjectIdentifier: StateFieldTable?] = [:]
     /// Counts the times each batch was freed, wrapping (a view keeps 32 bits of it): a view names the
     /// generation of its batch it was made in.
-    @exclusivity(unchecked) private var generations: ContiguousArray<UInt32> = []
+    private var generations: ContiguousArray<UInt32> = []
     /// Each slot as C sees it, to load a direct field of its state without calling Swift (`flux_pushdirect`):
     /// where its state is, its type's direct fields and its generation; cleared when its batch is freed.
     /// Moved (and C told) only when batches are added.
-    @exclusivity(unchecked) private var direct: UnsafeMutablePointer<FluxDirectSlot>?
+    private var direct: UnsafeMutablePointer<FluxDirectSlot>?
     /// The whole state as a read-only table, once `pairs` or `#` needed it.
-    @exclusivity(unchecked) private(set) var wholes: ContiguousArray<LuaRef?> = []
+    private(set) var wholes: ContiguousArray<LuaRef?> = []
     /// Whether each batch is handed out (the one being filled, or one a view may still hold).
-    @exclusivity(unchecked) private var held: [Bool] = []
-    @exclusivity(unchecked) private var freeBatches: [Int] = []
-    @exclusivity(unchecked) private var batchesSinceSweep = 0
+    private var held: [Bool] = []
+    private var freeBatches: [Int] = []
+    private var batchesSinceSweep = 0
     /// The batch being filled: its token (the metatable of its views), held here until it is full, and its
     /// next slot.
-    @exclusivity(unchecked) private var token: LuaRef?
-    @exclusivity(unchecked) private var next = 0
-    @exclusivity(unchecked) private var end = 0
+    private var token: LuaRef?
+    private var next = 0
+    private var end = 0
     /// The views' metatable, which each batch's copies, and the weak-keyed table of the tokens alive.
     private let metatable: LuaRef
     private let live: LuaRef
@@ -70,9 +69,9 @@ final class StateProxies {
         live = LuaRef(popping: lua)
         lua.push(false)
         metatable = LuaRef(popping: lua)                    // a slot, for the metatable below
-        let context = Unmanaged.passRetained(self).toOpaque() // released by the state (the reader's __gc)
+        let context = CContext.retained(self) // released by the state (the reader's __gc)
         mark = flux_openproxies(lua.state, { state, context, slot, generation in
-            Unmanaged<StateProxies>.fromOpaque(context!)._withUnsafeGuaranteedRef { // the state holds it: no retain
+            CContext.borrow(context!, as: StateProxies.self) { // the state holds it: no retain
                 $0.read(slot: slot, generation: generation, on: LuaStack(state!))
             }
         }, context)                                         // [.., mt]
@@ -90,12 +89,13 @@ final class StateProxies {
     /// `fields` (``fields(of:on:)``).
     func push(_ state: any Encodable, of storeName: String, fields: StateFieldTable?, keepingMetatable: Bool = false,
               on lua: LuaStack) {
+        if fields == nil, pushValue(state, keepingMetatable: keepingMetatable, on: lua) { return }
         if next == end { startBatch(lua) }
         let slot = next
         next += 1
         place(slot).initialize(to: state)
         if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
-        fieldTables[slot] = fields.map(Unmanaged.passUnretained)
+        fieldTables[slot] = fields
         let generation = generations[slot / Self.batchSize]
         if let fields, fields.directCount > 0 {
             direct.unsafelyUnwrapped[slot] = FluxDirectSlot(state: fields.storage(in: place(slot))?.assumingMemoryBound(to: UInt8.self),
@@ -115,6 +115,40 @@ final class StateProxies {
             batchStates.deallocate()
         }
         direct?.deallocate() // the reader checks its context, cleared before this runs, before it reads them
+    }
+
+    /// Whether each state type without field readers encodes to a value that is not a table: a scalar
+    /// (`Store<Int>`, `<String>`, `<Double>`, `<Bool>`, an enum with a raw value), or an optional.
+    private var valueTypes: [ObjectIdentifier: Bool] = [:]
+
+    /// [..] -> [.., value] (or [.., nil, value] when `keepingMetatable`), true: a state whose type encodes to
+    /// a value that is not a table reaches Lua as that value (a view has fields to read; a number has none).
+    /// False, pushing nothing, for a type that encodes to a table: it gets a view. Such a type's state that
+    /// encodes to a table after all (an optional) comes as a read-only table.
+    private func pushValue(_ state: any Encodable, keepingMetatable: Bool, on lua: LuaStack) -> Bool {
+        let type = ObjectIdentifier(Swift.type(of: state))
+        let known = valueTypes[type]
+        if known == false { return false }
+        let base = lua.top
+        do {
+            try lua.ensureSpace(6)
+            if keepingMetatable { lua.pushNil() }
+            try LuaEncoder().push(state, to: lua)
+            if lua.type(at: -1) == .table {
+                guard known == true else {
+                    lua.top = base
+                    valueTypes[type] = false
+                    return false
+                }
+                try reader.wrap(lua)
+            }
+        } catch {
+            lua.top = base
+            valueTypes[type] = false // a view reads it field by field, reporting what fails then
+            return false
+        }
+        valueTypes[type] = true
+        return true
     }
 
     /// The field readers of `state`'s type, made the first time one of its states is met; nil when it has
@@ -181,7 +215,7 @@ final class StateProxies {
                 var length = 0
                 let bytes = lua_tolstring(lua.state, 2, &length) // a string: no conversion, no allocation
                 let key = UnsafeRawBufferPointer(start: bytes, count: length)
-                if let fields = fieldTables[slot], try fields._withUnsafeGuaranteedRef({ try $0.read(key, of: state, onto: lua) }) {
+                if let fields = fieldTables[slot], try fields.read(key, of: state, onto: lua) {
                     return 1
                 }
                 try reader.read(.key(key), of: state, onto: lua)

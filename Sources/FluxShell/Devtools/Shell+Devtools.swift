@@ -6,10 +6,15 @@ extension Shell {
     /// `flux.log`, `flux.inspect` and `flux.print`.
     func installDevtools() {
         dispatcher.middleware.append(monitor)
-        monitor.wantsStates = { [unowned self] in isLogging || !watches.isEmpty }
-        monitor.wantsReports = { [unowned self] in isLogging }
-        monitor.onReport = { [unowned self] report in print(ActionText(host.renderOptions).entry(report)) }
-        host.addFunction(named: "log") { [unowned self] arguments in
+        // Weak: the dispatcher and the host may outlive the shell (an app keeps them).
+        monitor.wantsStates = { [weak self] in self.map { $0.isLogging || !$0.watches.isEmpty } ?? false }
+        monitor.wantsReports = { [weak self] in self?.isLogging ?? false }
+        monitor.onReport = { [weak self] report in
+            guard let self else { return }
+            print(ActionText(host.renderOptions).entry(report))
+        }
+        host.addFunction(named: "log") { [weak self] arguments in
+            guard let self else { throw FluxHostError.closed }
             let lua = arguments.stack
             guard lua.top == 1, let on = lua.boolean(at: 1) else {
                 throw arguments.error(1, "boolean expected, got \(lua.type(at: 1).name)")
@@ -17,7 +22,8 @@ extension Shell {
             isLogging = on
             return 0
         }
-        host.addFunction(named: "inspect") { [unowned self] arguments in
+        host.addFunction(named: "inspect") { [weak self] arguments in
+            guard let self else { throw FluxHostError.closed }
             let lua = arguments.stack
             guard lua.top == 1 else {
                 throw arguments.error(lua.top == 0 ? 1 : 2, lua.top == 0 ? "value expected" : "one value expected, got \(lua.top)")
@@ -25,7 +31,8 @@ extension Shell {
             try call(pretty, on: lua)
             return 1
         }
-        host.addFunction(named: "print") { [unowned self] arguments in
+        host.addFunction(named: "print") { [weak self] arguments in
+            guard let self else { throw FluxHostError.closed }
             let lua = arguments.stack
             try call(show, on: lua)
             if let text = lua.string(at: -1) { print(text) }

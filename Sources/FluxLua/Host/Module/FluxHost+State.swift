@@ -75,7 +75,7 @@ extension FluxHost {
         define(.length) { [reference] lua, slot in
             let host = try reference.require()
             try host.pushWhole(slot, on: lua)
-            lua.push(lua.rawLength(at: -1))
+            lua.push(Int(flux_viewlength(lua.state, -1))) // the table's, behind its view
             return 1
         }
         define(.pairs) { [reference] lua, slot in

@@ -83,6 +83,9 @@ extension FluxHost {
             case let other:
                 throw arguments.error(1, "field 'state' must be a table, got \(other.name)")
             }
+            if let (path, kind) = PlainStateCheck.firstOpaqueValue(inTableAt: -1, on: lua) {
+                throw arguments.error(1, "\(path) is a \(kind): a state holds plain data (tables, strings, numbers, booleans); to start from another store's state, copy it with flux.state(name)")
+            }
             try lua.ensureSpace(2)
             let shape = LuaStore.shape(at: -1, on: lua)
             lua.push(freeze)                  // the state: frozen, the script's table stays its own

@@ -25,51 +25,34 @@ extension FluxHost {
     }
 
     /// The Lua subscribers of `store`, observing it from their first.
+    ///
+    /// Plain references only: the store's observer holds the list (strongly) until the list empties or
+    /// the host goes, a call running on the list holds it while it runs, and the host is reached through
+    /// its `reference`, which reads nil once the host is going. A subscriber may cancel, subscribe or
+    /// collect anything while it is told: nothing here outlives what it uses.
     private func subscribers(of store: any StoreProtocol) -> LuaSubscribers {
         let id = ObjectIdentifier(store)
         if let subscribers = storeSubscribers[id] { return subscribers }
-        if telling == 0 { emptiedSubscribers.removeAll() } // no observer runs on them now
         let subscribers = LuaSubscribers(storeName: store.name, on: activeStack)
         storeSubscribers[id] = subscribers
-        subscribers.onEmpty = { [reference, unowned subscribers] in
-            guard let host = reference.host else { return }
+        subscribers.onEmpty = { [reference] emptied in
+            guard let host = reference.host, host.storeSubscribers[id] === emptied else { return }
             host.storeSubscribers[id] = nil
-            host.emptiedSubscribers.append(subscribers)
         }
-        // Unretained: the list cancels the observer when it empties or goes, and the host empties every
-        // list when it goes (deinit), so the observer never runs after either. A list emptied while an
-        // observer may run on it (its own tell, or a finalizer while its view is made) is kept meanwhile.
-        let host = Unmanaged.passUnretained(self)
-        let list = Unmanaged.passUnretained(subscribers)
+        let reference = self.reference
         if let store = store as? LuaStore {
-            // The store unretained too: only the store calls its observer, and the subscription holds it.
-            let unretained = Unmanaged.passUnretained(store)
-            subscribers.observer = store.subscribeTable { table in
-                host._withUnsafeGuaranteedRef { host in
-                    list._withUnsafeGuaranteedRef { list in
-                        guard list.isListening else { return } // the first call is the subscriber's own
-                        host.telling += 1
-                        defer { host.telling -= 1 }
-                        unretained._withUnsafeGuaranteedRef { store in
-                            host.tell(list, on: host.activeStack) { store.pushView(of: table, onPrepared: $0) }
-                        }
-                    }
-                }
+            subscribers.observer = store.subscribeTable { [weak store] table in
+                guard subscribers.isListening, let host = reference.host, let store else { return } // the first call is the subscriber's own
+                host.tell(subscribers, on: host.activeStack) { store.pushView(of: table, onPrepared: $0) }
             }
         } else {
             // The state's type is the store's: its field readers are looked up once, not per change.
             let fields = stateProxies.fields(of: store.encodableState, on: activeStack)
             subscribers.observer = store.subscribeEncodable { state in
-                host._withUnsafeGuaranteedRef { host in
-                    list._withUnsafeGuaranteedRef { list in
-                        guard list.isListening else { return }
-                        host.telling += 1
-                        defer { host.telling -= 1 }
-                        let proxies = host.stateProxies
-                        host.tell(list, on: host.activeStack) {
-                            proxies.push(state, of: list.storeName, fields: fields, keepingMetatable: true, on: $0)
-                        }
-                    }
+                guard subscribers.isListening, let host = reference.host else { return }
+                let proxies = host.stateProxies
+                host.tell(subscribers, on: host.activeStack) {
+                    proxies.push(state, of: subscribers.storeName, fields: fields, keepingMetatable: true, on: $0)
                 }
             }
         }

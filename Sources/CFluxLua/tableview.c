@@ -1,5 +1,6 @@
 /*
- * Read-only views of state tables.
+ * Read-only views of Lua tables (a "flux.view" userdata): the read-only handle on a Lua store's state and
+ * every table in it. Their twin for states that live in Swift is swiftview.c ("flux.state").
  *
  * A view is a userdata whose user value is the table: a script can neither rawset into it nor reach the
  * table behind it, and its metatable is hidden (`__metatable`), so no script can redirect the reads of a
@@ -114,6 +115,20 @@ static int flux_view_pairs(lua_State *L) {
     lua_pushvalue(L, 1);
     lua_pushnil(L);
     return 3;
+}
+
+lua_Integer flux_viewlength(lua_State *L, int idx) {
+    lua_Integer length;
+    idx = lua_absindex(L, idx);
+    if (!lua_getmetatable(L, idx)) return (lua_Integer)lua_rawlen(L, idx);
+    if (lua_topointer(L, -1) != flux_control(L)->viewmetatable_at) {
+        lua_pop(L, 1);
+        return (lua_Integer)lua_rawlen(L, idx);
+    }
+    lua_getiuservalue(L, idx, 1);
+    length = (lua_Integer)lua_rawlen(L, -1);
+    lua_pop(L, 2);
+    return length;
 }
 
 void flux_pushviewpairs(lua_State *L) {

@@ -1,5 +1,6 @@
 /*
- * Views of Swift stores' states.
+ * Views of Swift stores' states (a "flux.state" userdata): the read-only handle on a state that lives in Swift.
+ * Their twin for Lua tables is tableview.c ("flux.view"); a script reads both alike.
  *
  * A view is a userdata holding the slot of its state in the host's table of published states
  * (StateProxies.swift) and that slot's generation; it has no finalizer and no user value, so making and
