@@ -203,6 +203,7 @@ static void flux_callscripthook(lua_State *L, FluxControl *control, lua_Debug *a
 void flux_hook(lua_State *L, lua_Debug *ar) {
     FluxControl *control = flux_getcontrol(L);
     int count = ar->event == LUA_HOOKCOUNT ? lua_gethookcount(L) : 0;
+    if (control->torturing) flux_torturepace(L, control, 0);
     if (ar->event == LUA_HOOKCOUNT && control->stop == FLUX_STOP_NONE && control->depth > 0) {
         if (flux_interrupt_pending(control))
             control->stop = FLUX_STOP_INTERRUPTED;
@@ -632,6 +633,7 @@ void flux_openhooks(lua_State *L) {
 
 void flux_callbegin(lua_State *L, FluxControl *control, lua_State **outer) {
     *outer = control->running;
+    if (control->depth == 0) flux_torturepace(L, control, 1);
     if (control->depth == 0) flux_begin_outermost(L, control);
     else flux_enter(L, control);
 }

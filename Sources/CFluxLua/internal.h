@@ -19,6 +19,10 @@ void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
  * (hook.c). */
 void flux_openhooks(lua_State *L);
 
+/* The torture's pace (torture.c): at the start of each outermost call (`outermost`) it is set again and
+ * its work counted from zero; otherwise it goes back to the normal pace once the work passes its bound. */
+void flux_torturepace(lua_State *L, FluxControl *control, int outermost);
+
 /* Called around every protected call (hook.c). */
 void flux_callbegin(lua_State *L, FluxControl *control, lua_State **outer);
 void flux_callend(lua_State *L, lua_State *outer, FluxControl *control);

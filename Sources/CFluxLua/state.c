@@ -82,6 +82,7 @@ void *flux_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         block = ptr != NULL ? realloc(ptr, nsize) : malloc(nsize); /* a new object: malloc's shorter path */
     }
     if (block != NULL) control->used = control->used - old + nsize;
+    if (control->torturing && nsize > old) control->torture_work += (long long)control->used; /* torture.c */
     return block;
 }
 

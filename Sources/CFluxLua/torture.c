@@ -12,7 +12,13 @@
  * concatenation made by the VM or by an API function such as lua_createtable or lua_pushstring) — the same
  * points where ltests' HARDMEMTESTS runs luaC_fullgc. So an object that becomes unreachable is gone, and
  * its finalizer has run, by the end of the next allocating operation: a weak-valued table loses an
- * unreachable entry at the next allocation. What it cannot do: collect inside an allocation made by the
+ * unreachable entry at the next allocation.
+ *
+ * Bounded per call: each growing allocation adds the bytes the state holds to `torture_work`, about what
+ * the cycle it triggers marks; past FLUX_TORTURE_WORK (4 GiB) in one outermost call from Swift the
+ * collector goes back to Lua's normal pace until that call returns (checked by the count hook, which runs
+ * while a budget is set, and as each outermost call begins). A runaway script that allocates until the
+ * budget or the memory cap stops it would otherwise run for hours. What it cannot do: collect inside an allocation made by the
  * collector itself or by a finalizer (Lua stops the collector while finalizers run), and a script that
  * changes the collector's mode or stops it (`collectgarbage("generational")`, `"stop"`) ends the torture
  * for its state. */
@@ -26,6 +32,19 @@ int flux_torturerequested(void) {
 }
 
 void flux_settorture(lua_State *L) {
+    FluxControl *control = flux_control(L);
     lua_gc(L, LUA_GCINC, 1, 1000, 63);
     lua_gc(L, LUA_GCRESTART);
+    control->torturing = 1;
+}
+
+void flux_torturepace(lua_State *L, FluxControl *control, int outermost) {
+    if (!control->torture) return;
+    if (outermost) {
+        control->torture_work = 0;
+        if (!control->torturing) flux_settorture(L);
+    } else if (control->torturing && control->torture_work > FLUX_TORTURE_WORK) {
+        lua_gc(L, LUA_GCINC, 200, 100, 13); /* Lua's defaults (LUAI_GCPAUSE, LUAI_GCMUL, LUAI_GCSTEPSIZE) */
+        control->torturing = 0;
+    }
 }

@@ -106,6 +106,8 @@ typedef struct FluxControl {
     int closing;                  /* coroutine closes nested now (hook.c); last, so that the fields every call
                                    * reads keep their places */
     int torture;                  /* set before flux_newstate: the state collects at every allocation (torture.c) */
+    int torturing;                /* the collector runs at the torture's pace now (torture.c) */
+    long long torture_work;       /* about the bytes the torture's collections marked in this outermost call */
     const void *hookerror;        /* the error a script's hook raised last, raised from inside the hook (xpcall.c) */
 } FluxControl;
 
@@ -122,6 +124,11 @@ int flux_torturerequested(void);
 /* Makes the state run a full collection cycle, finalizers included, at every GC check point after an
  * allocation: as close to a full collection at every allocation as the API allows (torture.c). */
 void flux_settorture(lua_State *L);
+
+/* The most bytes the torture's collections may mark in one outermost call (about: the bytes the state held
+ * at each allocation, summed) before the collector goes back to its normal pace until the call returns: a
+ * runaway script allocating millions of times would otherwise take hours. */
+#define FLUX_TORTURE_WORK (4LL << 30)
 
 /* Closes the state: from now on a Swift function called (by a finalizer) raises an error instead. */
 void flux_closestate(FluxControl *control);

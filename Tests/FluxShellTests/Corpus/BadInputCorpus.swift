@@ -34,6 +34,9 @@ struct BadInputCorpus {
     @Test("hostile scripts", arguments: Corpus.hostile)
     func hostile(_ badInput: BadInput) { CorpusRunner.check(badInput) }
 
+    @Test("lifetimes: callbacks that cancel, redefine and collect", arguments: Corpus.lifetime)
+    func lifetime(_ badInput: BadInput) { CorpusRunner.check(badInput) }
+
     @Test("the corpus covers every category with at least 200 cases")
     func coverage() {
         let all = Corpus.all
@@ -48,6 +51,6 @@ struct BadInputCorpus {
 /// The cases, by category.
 enum Corpus {
     static var all: [BadInput] {
-        arguments + names + payloads + values + callbacks + reentrancy + runaway + commands + files + hostile
+        arguments + names + payloads + values + callbacks + reentrancy + runaway + commands + files + hostile + lifetime
     }
 }
