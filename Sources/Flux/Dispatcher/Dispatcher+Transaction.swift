@@ -43,8 +43,8 @@ extension Dispatcher {
         }
         touchedCount = changed
         group?.performed += 1
-        guard let (registration, kept) = first.take() else { return }
-        let note = history.record(label: name, cost: cost, target: registration.transaction, kept: kept, rest: rest)
+        guard let step = first.take() else { return }
+        let note = history.record(label: name, cost: cost, target: step.registration.transaction, kept: step.kept, rest: rest)
         if let note { onNote(note) }
     }
 
@@ -53,16 +53,12 @@ extension Dispatcher {
     private func keepOnlyChange(_ name: String) {
         let recording = history.isRecording
         let registration = touched[0]
-        var kept: KeptState?
-        var cost = 0
         guard let commit = registration.lane.commit(registration.object, recording, &history.undoStack.spare) else {
             touchedCount = 0
             return
         }
-        kept = commit.state
-        cost = commit.cost
-        guard let state = kept.take() else { return }
-        let note = history.record(label: name, cost: cost, target: registration.transaction, kept: state, rest: nil)
+        guard let state = commit.state else { return }
+        let note = history.record(label: name, cost: commit.cost, target: registration.transaction, kept: state, rest: nil)
         if let note { onNote(note) }
     }
 

@@ -35,11 +35,11 @@ extension FluxHost {
         if let subscribers = storeSubscribers[id] { return subscribers }
         let subscribers = LuaSubscribers(storeName: store.name, on: activeStack)
         storeSubscribers[id] = subscribers
-        subscribers.onEmpty = { [reference] emptied in
+        let reference = self.reference
+        subscribers.onEmpty = { emptied in
             guard let host = reference.host, host.storeSubscribers[id] === emptied else { return }
             host.storeSubscribers[id] = nil
         }
-        let reference = self.reference
         if let store = store as? LuaStore {
             subscribers.observer = store.subscribeTable { [weak store] table in
                 guard subscribers.isListening, let host = reference.host, let store else { return } // the first call is the subscriber's own
