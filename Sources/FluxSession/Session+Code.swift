@@ -13,10 +13,10 @@ extension Session {
         guard let codeVersion else { return }
         var changed = false
         for store in dispatcher.stores {
-            guard let (version, origin) = codeVersion(store), knownCode[store.name] != version else { continue }
+            guard let code = codeVersion(store), knownCode[store.name] != code.version else { continue }
             changed = changed || knownCode[store.name] != nil
-            knownCode[store.name] = version
-            pendingCode.append((journal.pendingCount, store.name, version, origin))
+            knownCode[store.name] = code.version
+            pendingCode.append((journal.pendingCount, store.name, code.version, code.origin))
         }
         if changed, dispatcher.commitObserver === journal { journal.snapshot() }
     }

@@ -72,9 +72,11 @@ extension Session {
                 WHERE seq >= IFNULL((SELECT MAX(seq) FROM journal WHERE seq <= ?1), ?1) AND seq <= ?2 ORDER BY seq
                 """, arguments: [base + 1, number])
             // Entries made by handlers that changed since would replay to other states.
-            let touched = Set(rows.flatMap { row in
-                ((try? SessionRow(row, table: "journal", key: "seq").text("stores")) ?? "").split(separator: ",").map(String.init)
-            })
+            var touched = Set<String>()
+            for row in rows {
+                let stores: String = (try? SessionRow(row, table: "journal", key: "seq").text("stores")) ?? ""
+                for store in stores.split(separator: ",") { touched.insert(String(store)) }
+            }
             if !rows.isEmpty, let change = try codeChange(after: base, touching: touched, in: db) {
                 let last = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM snapshot WHERE seq <= ? AND typeof(seq) = 'integer'",
                                             arguments: [change.seq]) ?? base

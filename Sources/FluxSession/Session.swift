@@ -121,9 +121,8 @@ public final class Session {
                 return fallback
             }
         }
-        let first = try checked(1) {
-            try checkedInteger(db, "SELECT seq FROM journalStart", table: "journalStart").map { max(1, min($0, seqRange.upperBound)) } ?? 1
-        }
+        let start: Int? = try checked(nil) { () throws -> Int? in try checkedInteger(db, "SELECT seq FROM journalStart", table: "journalStart") }
+        let first: Int = start.map { value in Swift.max(1, Swift.min(value, seqRange.upperBound)) } ?? 1
         // The last row by its key: MAX(seq + count) would read the whole journal. A journal
         // compacted to nothing goes on from its first entry kept.
         var next = first
@@ -131,10 +130,10 @@ public final class Session {
                                       arguments: [seqRange.upperBound]) {
             let last = SessionRow(row, table: "journal", key: "seq")
             let seq = try last.integer("seq")
-            let count = try checked(1) { try last.integer("count", in: SessionRow.countRange) }
+            let count: Int = try checked(1) { () throws -> Int in try last.integer("count", in: SessionRow.countRange) }
             next = max(first, seq + count)
         }
-        let snapshot = try checked(nil) {
+        let snapshot: Int? = try checked(nil) { () throws -> Int? in
             try checkedInteger(db, "SELECT MAX(seq) FROM snapshot WHERE typeof(seq) = 'integer'", table: "snapshot")
         }
         return (first, next, snapshot)
@@ -171,7 +170,7 @@ public final class Session {
         } catch let error as SessionError {
             throw error
         } catch let error as FileError {
-            throw SessionError("session '\(name)': \(error); nothing of it is kept")
+            throw SessionError("session '\(name)': \(error)")
         } catch let error as SessionWAL.Foreign {
             throw SessionError("session '\(name)': \(error); the files are left as they are (move \(path)-wal away if it is "
                 + "not this session's, or \(freshHint))")

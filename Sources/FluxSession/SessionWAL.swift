@@ -78,7 +78,11 @@ enum SessionWAL {
     private static func word<Bytes: Collection<UInt8>>(_ bytes: Bytes, at offset: Int, bigEndian: Bool) -> UInt32
         where Bytes.Index == Int {
         let start = bytes.startIndex + offset
-        let (b0, b1, b2, b3) = (UInt32(bytes[start]), UInt32(bytes[start + 1]), UInt32(bytes[start + 2]), UInt32(bytes[start + 3]))
-        return bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0
+        var value: UInt32 = 0
+        for index in 0 ..< 4 {
+            let byte = UInt32(bytes[start + (bigEndian ? index : 3 - index)])
+            value = (value << 8) | byte
+        }
+        return value
     }
 }
