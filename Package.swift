@@ -71,6 +71,7 @@ let package = Package(
         ]),
         .testTarget(name: "FluxShellTests", dependencies: [
             "FluxShell", "fluxsh", "flux-bench", "CReadline", "Flux", "FluxLua", "FluxFeatures", "FluxTable", "FluxViews",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ]
 )

@@ -78,7 +78,10 @@ enum LuaJSON {
             case "inf": lua.push(Double.infinity)
             case "-inf": lua.push(-Double.infinity)
             case "nan": lua.push(Double.nan)
-            default: throw LuaJSONError("unknown float \(float)")
+            case let text:
+                // A float JSON would read as an integer (``LuaStateText/wholeFloat(_:)``).
+                guard let value = Double(text), value.isFinite else { throw LuaJSONError("unknown float \(float)") }
+                lua.push(value)
             }
         } else if let bytes = members["bytes"] as? String, members.count == 1, let data = Data(base64Encoded: bytes) {
             lua.push(bytes: data)

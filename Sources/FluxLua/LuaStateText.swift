@@ -25,6 +25,12 @@ enum LuaStateText {
 
     /// Pushes the value `text` holds.
     static func push(_ text: String, on lua: LuaStack) throws {
+        // Counted before it is parsed: a state far past the limit (a file changed by hand) would take
+        // minutes and gigabytes to build, only to be refused when it is next saved.
+        if pairCount(text, over: LuaValue.maximumValues) {
+            throw LuaJSONError("the saved state holds more than \(LuaValue.maximumValues) values, the most a state can be "
+                + "saved with: it is not restored")
+        }
         let value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
         let top = lua.top
         do {
@@ -33,6 +39,43 @@ enum LuaStateText {
             lua.top = top
             throw error
         }
+    }
+
+    /// Whether `value` is a float JSON cannot tell from an integer once parsed: finite, and 2^53 or
+    /// more in size (every such float is whole, and `JSONSerialization` reads `9007199254740992.0` as an
+    /// integer).
+    static func isWholeFloat(_ value: Double) -> Bool {
+        value.isFinite && value.magnitude >= 9_007_199_254_740_992
+    }
+
+    /// Such a float in the form that keeps it one: `{"float":"9007199254740992.0"}`.
+    static func wholeFloat(_ value: Double) -> String {
+        #"{"float":""# + value.description + #""}"#
+    }
+
+    /// Whether `text` holds more than `limit` table entries: in this encoding a table is `[` … `]` and
+    /// each of its entries a `[key, value]` inside it, so entries are the brackets opened at even depths
+    /// (strings skipped).
+    static func pairCount(_ text: String, over limit: Int) -> Bool {
+        var depth = 0, pairs = 0, inString = false, escaped = false
+        for byte in text.utf8 {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["):
+                depth += 1
+                if depth & 1 == 0 {
+                    pairs += 1
+                    if pairs > limit { return true }
+                }
+            case UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return false
     }
 
     private static func write(at index: Int32, on lua: LuaStack, into text: inout String, path: String,
@@ -45,6 +88,7 @@ enum LuaStateText {
                 text += String(integer)
             } else {
                 let number = lua.number(at: index) ?? .nan
+                if isWholeFloat(number) { return text += wholeFloat(number) }
                 text += JSONText.float(number) ?? (number.isNaN ? #"{"float":"nan"}"# : number > 0 ? #"{"float":"inf"}"# : #"{"float":"-inf"}"#)
             }
         case .string:

@@ -28,6 +28,18 @@ extension LuaValue {
         }
     }
 
+    /// Whether the value holds a float that JSON cannot tell from an integer: from 2^53 up every float
+    /// is whole, and `JSONSerialization` reads `9007199254740992.0` as the integer. Such a payload is
+    /// written in ``LuaStateText``'s form, where the float is `{"float": "9007199254740992.0"}`.
+    var hasWholeFloat: Bool {
+        switch self {
+        case let .number(value): LuaStateText.isWholeFloat(value)
+        case let .array(elements): elements.contains { $0.hasWholeFloat }
+        case let .table(fields): fields.values.contains { $0.hasWholeFloat }
+        default: false
+        }
+    }
+
     private func writePairs(into text: inout String) throws {
         func pair(_ key: LuaKey, _ value: LuaValue) throws {
             text += "["
@@ -54,6 +66,8 @@ extension LuaValue {
                 try pair(key, fields[key]!)
             }
             text += "]"
+        case let .number(value) where LuaStateText.isWholeFloat(value):
+            text += LuaStateText.wholeFloat(value)
         default:
             try write(into: &text)
         }

@@ -8,18 +8,23 @@ struct SavedStep: Codable {
 
     let label: String
     let changes: [Change]
+    /// What `:history` shows of the step (its actions and stores), when the shell told it.
+    let record: StepRecord?
 
-    /// The step's states encoded by their stores.
+    /// The step's states encoded by their stores; `encoded` gives a state's text already encoded
+    /// (the store's state as last saved), if it has it.
     ///
     /// - Throws: when a store cannot save its states (it is not a ``PersistentState``, or a state
     ///   does not encode).
-    init(_ entry: HistoryEntry) throws {
+    init(_ entry: HistoryEntry, record: StepRecord? = nil, encoded: (any DispatchTarget, Any) -> String? = { _, _ in nil }) throws {
         label = entry.label
+        self.record = record
         changes = try entry.changes.map { change in
             guard let store = change.target as? any PersistentState else {
                 throw SessionError("store '\(change.target.name)' cannot save its states")
             }
-            return Change(store: store.name, format: store.stateFormat, state: try store.encodeState(change.snapshot))
+            return Change(store: store.name, format: store.stateFormat,
+                          state: try encoded(change.target, change.snapshot) ?? store.encodeState(change.snapshot))
         }
     }
 
@@ -38,12 +43,46 @@ struct SavedStep: Codable {
         })
     }
 
+    /// The step with each state's text as `store` gives it (`store(text, storeName)`): in pieces, for
+    /// a large one (see ``SessionChunks``), or back from them.
+    func storing(_ store: (String, String) throws -> String) rethrows -> SavedStep {
+        SavedStep(label: label, changes: try changes.map { Change(store: $0.store, format: $0.format, state: try store($0.state, $0.store)) },
+                  record: record)
+    }
+
+    private init(label: String, changes: [Change], record: StepRecord?) {
+        self.label = label
+        self.changes = changes
+        self.record = record
+    }
+
     var json: String {
         get throws { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
     }
 
     static func decode(_ json: String) throws -> SavedStep {
         try JSONDecoder().decode(SavedStep.self, from: Data(json.utf8))
+    }
+}
+
+/// What `:history` shows of an undo step beyond its label: the actions it holds (its first ones, as
+/// action-log lines), how many, and the stores it changed. Saved with the step, so that a restored
+/// history lists its payloads as the one it was saved from did.
+public struct StepRecord: Codable, Equatable {
+    /// The step's first actions, each an action-log line.
+    public var actions: [String]
+    /// How many actions the step holds.
+    public var count: Int
+    /// The stores it changed.
+    public var stores: [String]
+    /// Whether it is a group's step.
+    public var isGroup: Bool
+
+    public init(actions: [String], count: Int, stores: [String], isGroup: Bool) {
+        self.actions = actions
+        self.count = count
+        self.stores = stores
+        self.isGroup = isGroup
     }
 }
 

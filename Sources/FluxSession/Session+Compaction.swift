@@ -41,6 +41,7 @@ extension Session {
             throw SessionError("session '\(name)': not compacted: \(Self.describe(error))")
         }
         do {
+            try database.write { db in try chunks.collect(in: db) }
             try giveSpaceBack()
         } catch {
             report("session '\(name)': compacted, but the space was not given back: \(Self.describe(error))")
@@ -61,6 +62,7 @@ extension Session {
     @discardableResult
     public func trimJournal() -> Int {
         let length = nextNumber - 1
+        collectChunksWhenDue()
         guard length - firstNumber + 1 > journalLimit + journalLimit / 10, journal.runs.isEmpty else { return 0 }
         let first = nextNumber - journalLimit
         let dropped = first - firstNumber
@@ -80,6 +82,18 @@ extension Session {
             reportOnce("the journal was trimmed, but the space was not given back: \(Self.describe(error))")
         }
         return dropped
+    }
+
+    /// Deletes the pieces of large texts no row refers to any more, once a thousand were written since
+    /// the last time (each line changing a large state writes a few): the mark and sweep reads every
+    /// row that may refer to one, so it runs now and then, between lines.
+    func collectChunksWhenDue() {
+        guard chunks.writtenSinceCollect >= 1_000 else { return }
+        do {
+            try database.write { db in try chunks.collect(in: db) }
+        } catch {
+            reportOnce("pieces of old states were not deleted: \(Self.describe(error))")
+        }
     }
 
     /// Drops the journal's entries before `first`, in one transaction: the newest snapshot before the

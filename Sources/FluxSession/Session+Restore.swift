@@ -11,23 +11,23 @@ extension Session {
     /// A saved state that no longer decodes (the store's state type changed) leaves that store at its
     /// initial state, with a message naming it; the saved text is kept in the database.
     public func restore() {
+        var problems: [String] = []
         do {
             (pendingStates, pendingSteps) = try database.read { db in
-                let states = try Row.fetchAll(db, sql: "SELECT store, format, state, seq FROM state")
-                let steps = try Row.fetchAll(db, sql: "SELECT stack, changes FROM history ORDER BY position")
-                return (Dictionary(states.map { ($0["store"] as String, $0) }, uniquingKeysWith: { first, _ in first }),
-                        try steps.map { (stack: $0["stack"] as String, step: try SavedStep.decode($0["changes"])) })
+                (try readStates(db, problems: &problems), try readSteps(db))
             }
         } catch {
             report("session '\(name)': cannot read \(path): \(Self.describe(error)); the stores start empty")
             return
         }
+        for problem in problems { report("session '\(name)': \(problem)") }
         restoredHistoryVersion = dispatcher.history.version
         for store in dispatcher.stores { restoreState(of: store) }
         restoreHistory()
         let previous = dispatcher.didRegister
-        dispatcher.didRegister = { [unowned self] target in
+        dispatcher.didRegister = { [weak self] target in
             previous?(target)
+            guard let self else { return }
             if let store = target as? any StoreProtocol {
                 restoreState(of: store)
                 // A store defined while journalling: a goto from here on finds its state in a snapshot.
@@ -37,17 +37,64 @@ extension Session {
         }
     }
 
-    private func restoreState(of store: any StoreProtocol) {
-        guard let row = pendingStates.removeValue(forKey: store.name), let persistent = store as? any PersistentState else { return }
-        let format: String = row["format"]
-        do {
-            guard persistent.reads(format: format) else {
-                throw SessionError("saved as \(format), the store now keeps \(persistent.stateFormat)")
+    /// The saved states by store; a row whose columns are damaged is said in `problems` and left in
+    /// the file (its store starts from its initial state).
+    private func readStates(_ db: GRDB.Database, problems: inout [String]) throws -> [String: SavedState] {
+        var states: [String: SavedState] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT store, format, state, seq FROM state") {
+            let checked = SessionRow(row, table: "state", key: "store")
+            do {
+                let store = try checked.text("store")
+                let text = try chunks.text(try checked.text("state"), table: "state", key: checked.key, currentOf: store, in: db)
+                let state = SavedState(store: store, format: try checked.text("format"), state: text, row: row)
+                states[state.store] = states[state.store] ?? state
+            } catch {
+                problems.append("\(error): that store starts from its initial state, and the row stays in the file")
             }
-            persistent.restore(try persistent.decodeState(row["state"]))
+        }
+        return states
+    }
+
+    /// The saved undo and redo steps, farthest from now first; a row that is damaged comes as a step
+    /// with its problem, so that only the steps beyond it are dropped with it.
+    private func readSteps(_ db: GRDB.Database) throws -> [PendingStep] {
+        var steps: [PendingStep] = []
+        for row in try Row.fetchAll(db, sql: "SELECT position, stack, changes FROM history ORDER BY position") {
+            let checked = SessionRow(row, table: "history", key: "position")
+            let key = try? checked.integer("position")
+            // A row whose stack is unreadable is taken for one of the stack of the row before it.
+            let stack = (try? checked.text("stack")).flatMap { ["undo", "redo"].contains($0) ? $0 : nil }
+                ?? steps.last?.stack ?? "undo"
+            do {
+                guard ["undo", "redo"].contains(try checked.text("stack")) else {
+                    throw DamagedRow(table: "history", key: checked.key, problem: "column 'stack' is neither 'undo' nor 'redo'")
+                }
+                let json = try checked.text("changes")
+                let step: SavedStep
+                do {
+                    step = try SavedStep.decode(json)
+                } catch {
+                    throw DamagedRow(table: "history", key: checked.key, problem: "column 'changes' is not a saved step (\(error))")
+                }
+                steps.append(PendingStep(stack: stack, key: key, problem: nil,
+                                         step: try step.storing { text, _ in try chunks.text(text, table: "history", key: checked.key, in: db) }))
+            } catch {
+                steps.append(PendingStep(stack: stack, key: key, problem: "\(error)", step: nil))
+            }
+        }
+        return steps
+    }
+
+    private func restoreState(of store: any StoreProtocol) {
+        guard let saved = pendingStates.removeValue(forKey: store.name), let persistent = store as? any PersistentState else { return }
+        do {
+            guard persistent.reads(format: saved.format) else {
+                throw SessionError("saved as \(saved.format), the store now keeps \(persistent.stateFormat)")
+            }
+            persistent.restore(try persistent.decodeState(saved.state))
             store.publish()
         } catch {
-            keepStale(row, reason: Self.describe(error))
+            keepStale(saved.row, reason: Self.describe(error))
             report("session '\(name)': the saved state of store '\(store.name)' no longer decodes (\(Self.describe(error))); "
                 + "it starts from its initial state, and the old state stays in \(path)")
         }
@@ -57,7 +104,7 @@ extension Session {
     /// (yet). Empty when it is back, or was given up.
     public var historyWaitsFor: [String] {
         guard let steps = pendingSteps else { return [] }
-        return Set(steps.flatMap { $0.step.changes.map(\.store) }).filter { dispatcher.store(named: $0) == nil }.sorted()
+        return Set(steps.flatMap { $0.step?.changes.map(\.store) ?? [] }).filter { dispatcher.store(named: $0) == nil }.sorted()
     }
 
     /// Puts back the saved history once every store it changes is registered, or as much of it as fits
@@ -70,14 +117,16 @@ extension Session {
         let stepCame = history.version != restoredHistoryVersion && !steps.isEmpty
         if !stepCame, !historyWaitsFor.isEmpty { return }
         pendingSteps = nil
-        var undo: [HistoryEntry] = [], redo: [HistoryEntry] = [], dropped = 0, reason: String?
+        var undo: [(entry: HistoryEntry, key: Int?, record: StepRecord?)] = [], redo: [(entry: HistoryEntry, key: Int?, record: StepRecord?)] = []
+        var dropped = 0, reason: String?
         // Both stacks are saved farthest from now first.
-        for (stack, step) in steps {
+        for pending in steps {
             do {
-                let entry = try step.entry(in: dispatcher)
-                if stack == "redo" { redo.append(entry) } else { undo.append(entry) }
+                guard let step = pending.step else { throw SessionError(pending.problem ?? "damaged") }
+                let entry = (try step.entry(in: dispatcher), pending.key, step.record)
+                if pending.stack == "redo" { redo.append(entry) } else { undo.append(entry) }
             } catch {
-                if stack == "redo" { dropped += redo.count + 1; redo = [] } else { dropped += undo.count + 1; undo = [] }
+                if pending.stack == "redo" { dropped += redo.count + 1; redo = [] } else { dropped += undo.count + 1; undo = [] }
                 reason = reason ?? Self.describe(error)
             }
         }
@@ -85,12 +134,16 @@ extension Session {
             // The saved steps go below the new ones; the saved redo steps are past a new step.
             let now = history.steps
             dropped += redo.count
-            history.replaceSteps(undo: undo + now.undo, redo: now.redo)
+            history.replaceSteps(undo: undo.map(\.entry) + now.undo, redo: now.redo)
             reason = reason ?? "a new step came first"
+            stepKeysRestored(undo: undo.map(\.key) + now.undo.map { _ in nil }, redo: now.redo.map { _ in nil })
         } else {
-            history.replaceSteps(undo: undo, redo: redo)
+            history.replaceSteps(undo: undo.map(\.entry), redo: redo.map(\.entry))
             restoredHistoryVersion = history.version
+            stepKeysRestored(undo: undo.map(\.key), redo: redo.map(\.key))
             markHistorySaved()
+            let now = history.steps
+            didRestoreSteps?(undo.suffix(now.undo.count).map(\.record) + redo.reversed().map(\.record))
         }
         if dropped > 0, let reason {
             report("session '\(name)': the saved undo history no longer fits the stores (\(reason)): "
@@ -106,4 +159,25 @@ extension Session {
                            arguments: [row["store"], row["format"], row["state"], row["seq"], reason, clock()])
         }
     }
+}
+
+/// A store's state as saved, its columns checked.
+struct SavedState {
+    let store: String
+    let format: String
+    let state: String
+    /// The row as read, kept in `staleState` when the state no longer decodes.
+    let row: Row
+}
+
+/// An undo or redo step read from a session, until every store it changes is there.
+struct PendingStep {
+    /// `undo` or `redo`.
+    let stack: String
+    /// Its row's `position`.
+    let key: Int?
+    /// What is wrong with its row.
+    let problem: String?
+    /// The step, nil when its row is damaged.
+    let step: SavedStep?
 }

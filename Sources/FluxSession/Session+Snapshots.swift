@@ -17,13 +17,16 @@ extension Session {
         }
     }
 
-    static func insertSnapshot(_ states: [EncodedState], at seq: Int, into db: GRDB.Database) throws {
+    func insertSnapshot(_ states: [EncodedState], at seq: Int, into db: GRDB.Database) throws {
         let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshot (seq, store, format, state) VALUES (?, ?, ?, ?)")
-        for state in states { try insert.execute(arguments: [seq, state.store, state.format, state.state]) }
+        for state in states {
+            try insert.execute(arguments: [seq, state.store, state.format,
+                                           try chunks.store(state.state, of: state.store, current: false, in: db)])
+        }
     }
 
     /// The entry the oldest snapshot was taken after, nil when there is none.
     func oldestSnapshot() throws -> Int? {
-        try read { db in try Int.fetchOne(db, sql: "SELECT MIN(seq) FROM snapshot") }
+        try read { db in try Int.fetchOne(db, sql: "SELECT MIN(seq) FROM snapshot WHERE typeof(seq) = 'integer'") }
     }
 }

@@ -56,25 +56,51 @@ extension Session {
         }
         let length = nextNumber - 1
         let (base, snapshot, rows) = try read { db in
-            let base = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM snapshot WHERE seq <= ?", arguments: [number]) ?? 0
-            let snapshot = try Row.fetchAll(db, sql: "SELECT store, format, state FROM snapshot WHERE seq = ?", arguments: [base])
-                .map { EncodedState(store: $0["store"], format: $0["format"], state: $0["state"]) }
+            let base = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM snapshot WHERE seq <= ? AND typeof(seq) = 'integer'", arguments: [number]) ?? 0
+            let snapshot = try Row.fetchAll(db, sql: "SELECT seq, store, format, state FROM snapshot WHERE seq = ?", arguments: [base])
+                .map { row in
+                    let checked = SessionRow(row, table: "snapshot", key: "seq")
+                    let store = try checked.text("store")
+                    let state = try chunks.text(try checked.text("state"), table: "snapshot", key: checked.key + ", store = '\(store)'", in: db)
+                    return EncodedState(store: store, format: try checked.text("format"), state: state)
+                }
             // The rows holding entries base + 1 ... number (none when the snapshot is at the entry).
             // From the row holding entry base + 1, found by the key: a condition on seq + count would scan
             // every row before it.
             let rows = number == base ? [] : try Row.fetchAll(db, sql: """
-                SELECT seq, count, line FROM journal
+                SELECT seq, count, line, stores FROM journal
                 WHERE seq >= IFNULL((SELECT MAX(seq) FROM journal WHERE seq <= ?1), ?1) AND seq <= ?2 ORDER BY seq
                 """, arguments: [base + 1, number])
+            // Entries made by handlers that changed since would replay to other states.
+            var touched = Set<String>()
+            for row in rows {
+                let stores: String = (try? SessionRow(row, table: "journal", key: "seq").text("stores")) ?? ""
+                for store in stores.split(separator: ",") { touched.insert(String(store)) }
+            }
+            if !rows.isEmpty, let change = try codeChange(after: base, touching: touched, in: db) {
+                let last = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM snapshot WHERE seq <= ? AND typeof(seq) = 'integer'",
+                                            arguments: [change.seq]) ?? base
+                throw SessionError("cannot go to entry \(number) exactly: store '\(change.store)' was defined again with other "
+                    + "handlers after entry \(change.seq) (\(change.origin): a :reload, or a plugin changed), and entries "
+                    + "\(base + 1)-\(min(number, change.seq)) were made by its earlier ones, which the journal cannot replay now; "
+                    + ":goto reaches entry \(change.seq) and later, and entry \(last) before it (saved states); nothing has changed")
+            }
             return (base, snapshot, rows)
         }
         let decode = decode ?? ActionLogEntry.decoding(with: dispatcher.registry)
         var entries: [(line: Int, entry: ActionLogEntry)] = []
         for row in rows {
-            let seq: Int = row["seq"], count: Int = row["count"]
+            let checked = SessionRow(row, table: "journal", key: "seq")
+            let seq: Int, count: Int, line: String
+            do {
+                (seq, count, line) = (try checked.integer("seq"), try checked.integer("count", in: SessionRow.countRange), try checked.text("line"))
+            } catch {
+                throw SessionError("cannot go to entry \(number): \(error); nothing has changed")
+            }
+            guard seq + count > base else { continue }
             let entry: ActionLogEntry
             do {
-                entry = try ActionLogEntry.parse(row["line"], decode: decode)
+                entry = try ActionLogEntry.parse(line, decode: decode)
             } catch {
                 throw SessionError("cannot go to entry \(number): entry \(max(seq, base + 1)) no longer replays: \(error)")
             }

@@ -1,4 +1,8 @@
+import Flux
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where sessions live: `$XDG_STATE_HOME/fluxsh/sessions/`, else `~/.local/state/fluxsh/sessions/`,
 /// one SQLite database per session, named after it.
@@ -45,5 +49,40 @@ extension SessionPaths {
             try files.moveItem(atPath: path + extra, toPath: directory.appendingPathComponent(stem + ".sqlite" + extra).path)
         }
         return directory.appendingPathComponent(stem + ".sqlite").path
+    }
+}
+
+extension SessionPaths {
+    /// `mkdir -p directory`; a file in the way is named: `cannot create a directory in /x/state: Not a
+    /// directory`.
+    ///
+    /// - Throws: ``FileError`` naming the folder that could not be made or the file in its way.
+    static func createDirectory(_ directory: String) throws {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw FileError(path: directory, operation: "create a directory in", code: ENOTDIR)
+            }
+            return
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != directory {
+            // A file where a folder above should be is named itself, not the folder below it.
+            var above = stat()
+            if stat(parent, &above) == 0, above.st_mode & S_IFMT != S_IFDIR {
+                throw FileError(path: parent, operation: "create a directory in", code: ENOTDIR)
+            }
+            try createDirectory(parent)
+        }
+        guard mkdir(directory, 0o755) == 0 || errno == EEXIST else {
+            throw FileError(path: parent, operation: "create a directory in", code: errno)
+        }
+    }
+
+    /// Whether there is a non-empty file at `path`, or a write-ahead log beside it.
+    static func holdsSomething(_ path: String) -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_size > 0 { return true }
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
     }
 }

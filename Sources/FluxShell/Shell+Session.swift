@@ -1,3 +1,5 @@
+import Flux
+import FluxLua
 import FluxSession
 import Foundation
 
@@ -11,11 +13,41 @@ extension Shell {
             let session = try Session.open(name: choice.name, fresh: choice.fresh, dispatcher: dispatcher,
                                            report: { report($0 + "\n") })
             if let aside = session.movedAside { reportMessage("session '\(choice.name)': started afresh; the old one is \(aside)") }
+            keepStepPayloads(in: session)
+            let host = host
+            session.codeVersion = { store in host.codeVersion(ofStore: store.name) }
             session.restore()
             session.attach()
             self.session = session
         } catch {
             reportMessage("\(error); nothing of this shell will be kept")
+        }
+    }
+
+    /// Saves what `:history` shows of each undo step (its actions' payloads, its stores) with the step,
+    /// and puts it back with a restored history.
+    private func keepStepPayloads(in session: Session) {
+        let monitor = monitor, dispatcher = dispatcher
+        session.stepRecords = {
+            monitor.steps(of: dispatcher.history)?.map { step in
+                StepRecord(actions: step.actions.compactMap { try? ActionLogEntry(action: $0, time: 0).jsonLine() },
+                           count: step.count, stores: step.stores, isGroup: step.group != nil)
+            }
+        }
+        session.didRestoreSteps = { records in
+            let decode = ActionLogEntry.decoding(with: dispatcher.registry)
+            let (undo, redo) = dispatcher.history.steps
+            let steps = zip(undo + redo.reversed(), records).map { entry, record -> ActionMonitor.Step in
+                let labelOnly = ActionMonitor.Step(label: entry.label, actions: [], count: 0,
+                                                   stores: entry.changes.map(\.target.name), group: nil)
+                guard let record, record.count >= 0 else { return labelOnly }
+                let actions = record.actions.compactMap { try? ActionLogEntry.parse($0, decode: decode).action }
+                // A payload that no longer decodes leaves the step to its label.
+                guard actions.count == min(record.count, ActionMonitor.keptActions), actions.count == record.actions.count else { return labelOnly }
+                return ActionMonitor.Step(label: entry.label, actions: actions, count: record.count, stores: record.stores,
+                                          group: record.isGroup ? -1 : nil)
+            }
+            monitor.restoreSteps(steps, undoCount: undo.count)
         }
     }
 
@@ -32,7 +64,9 @@ extension Shell {
     /// up, and a journal grown past its limit is trimmed (between lines, never while actions run).
     func acknowledge() {
         host.flushErrors()
-        guard let session, session.save() else { return }
+        guard let session else { return }
+        session.noteCodeVersions()
+        guard session.save() else { return }
         session.trimJournal()
     }
 }

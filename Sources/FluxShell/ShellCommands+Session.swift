@@ -60,8 +60,10 @@ extension Shell {
         let session = try requireSession()
         let length = session.journalLength
         let first = max(session.firstNumber, count.map { length - $0 + 1 } ?? 1)
-        let entries = try session.journal(first ... max(first, length))
-        guard !entries.isEmpty else { return print("the journal is empty") }
+        let listing = try session.journalListing(first ... max(first, length))
+        for problem in listing.damaged { reportMessage("session '\(session.name)': \(problem); left out") }
+        let entries = listing.entries
+        guard !entries.isEmpty else { return print(listing.damaged.isEmpty ? "the journal is empty" : "no entry of the journal could be read") }
         let width = String(entries.last!.number).count
         let text = ActionText(host.renderOptions)
         print(entries.map { entry in
@@ -91,20 +93,26 @@ extension Shell {
             }
             range = from ... to
         }
-        let entries: [JournalEntry]
+        let listing: JournalListing
         do {
-            entries = try session.journal(range)
+            listing = try session.journalListing(range)
         } catch let error as SessionError {
             throw ShellCommandError.failed("\(error.description); nothing was exported")
         }
+        // A log with an entry missing would replay to other states: refused, naming the row.
+        guard listing.damaged.isEmpty else {
+            throw ShellCommandError.failed("session '\(session.name)': " + listing.damaged.joined(separator: "; ")
+                + "; nothing was exported (:export FILE FROM-TO exports a range without it)")
+        }
+        let entries = listing.entries
         guard !FileManager.default.fileExists(atPath: path) else {
             throw ShellCommandError.failed("\(path) exists: :export does not overwrite a file")
         }
-        let data = Data(entries.map { $0.line + "\n" }.joined().utf8)
+        // Written beside the target and renamed over it: a full disk leaves no torn file behind.
         do {
-            try data.write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+            try FileWriter.replace(path, with: entries.map { $0.line + "\n" }.joined())
         } catch {
-            throw ShellCommandError.failed("cannot write \(path): \((error as NSError).localizedDescription); nothing was exported")
+            throw ShellCommandError.failed("\(error); nothing was exported")
         }
         let span = entries.isEmpty ? "" : " (\(entries.first!.number)-\(entries.last!.number))"
         print("exported \(entries.count) entr\(entries.count == 1 ? "y" : "ies")\(span) to \(path)")

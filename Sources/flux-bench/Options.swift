@@ -29,6 +29,7 @@ struct Options {
         ("memory", "9: resident memory after 1M and 2M dispatches with undo history on"),
         ("subscriptions", "10: 100,000 subscriptions from Lua made and cancelled, oldest and newest first"),
         ("goto", "11: :goto to the far end of a session's 100,000-action journal; snapshots' cost per action"),
+        ("large-state", "12: a session with a 2 MB Lua store: a line changing one field (time, bytes written), a restart"),
     ]
 
     /// What `--help` and a wrong argument print.

@@ -65,14 +65,16 @@ public final class History {
     public func replaceSteps(undo: [HistoryEntry], redo: [HistoryEntry]) -> String? {
         undoStack.removeAll()
         cost = 0
+        // A step taken from this history keeps its number (a rollback putting back the steps it had):
+        // whoever saved the step knows it by it. Steps from elsewhere (a session) get new ones.
         for var entry in undo.suffix(limit) where !entry.isEmpty {
-            entry.number = nextNumber()
+            if entry.number == 0 { entry.number = nextNumber() }
             cost += entry.cost
             undoStack.append(entry)
         }
         redoStack = redo.map { entry in
             var entry = entry
-            entry.number = nextNumber()
+            if entry.number == 0 { entry.number = nextNumber() }
             return entry
         }
         version &+= 1

@@ -37,7 +37,7 @@ public struct LuaAction: Action, Equatable, ExactJSONPayload {
     /// not a list (`{[10] = "x"}`) is written in ``LuaStateText``'s form, `{"lua-pairs-1": [[10, "x"]]}`,
     /// so they stay integers; so is one whose only key is that name, so the two cannot be confused.
     public func payloadJSON() throws -> String {
-        if payload.hasIntegerKeys || Self.isPairsForm(payload) {
+        if payload.hasIntegerKeys || payload.hasWholeFloat || Self.isPairsForm(payload) {
             return "{" + JSONText.quote(LuaStateText.format) + ":" + (try payload.pairsJSON()) + "}"
         }
         return try payload.json()

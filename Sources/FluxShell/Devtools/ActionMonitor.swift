@@ -101,6 +101,13 @@ final class ActionMonitor: Middleware {
         return (pending.action, diff)
     }
 
+    /// Puts back the steps of a history restored from a session, oldest first (undone ones after the
+    /// others, as ``steps(of:)`` gives them); the first `undoCount` are done.
+    func restoreSteps(_ steps: [Step], undoCount: Int) {
+        done = Array(steps.prefix(undoCount))
+        undone = steps.dropFirst(undoCount).reversed()
+    }
+
     /// The steps of `history`, oldest first (undone ones after the others), when this monitor saw
     /// them all; nil when the history was filled another way (a session restored it).
     func steps(of history: History) -> [Step]? {
