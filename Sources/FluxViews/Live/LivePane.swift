@@ -12,8 +12,17 @@ final class LivePane {
     private(set) var layout: TableLayout
     /// The row under the cursor, an enabled one; nil when there is none.
     private(set) var cursor: RowPath?
-    /// Which of the cursor row's choices is picked (see ``CellPayload/choices``).
-    var choice = 0
+    /// Which of the cursor row's choices is picked (see ``CellPayload/choices``); kept from row to row,
+    /// as a column, and read within the row's choices.
+    var choice = 0 {
+        didSet { choice = max(choice, 0) }
+    }
+
+    /// ``choice`` within the cursor row's choices, or nil when it offers none.
+    var effectiveChoice: Int? {
+        guard let count = selectedCell?.payload?.choices?.count, count > 0 else { return nil }
+        return min(choice, count - 1)
+    }
     /// The first line on screen.
     var top = 0
     /// The last error building the model, shown until a model builds again.
@@ -114,8 +123,7 @@ final class LivePane {
         guard let path = cursor else { return }
         let next = forward ? successor(of: path) : predecessor(of: path)
         if let found = next.flatMap({ enabled(from: $0, forward: forward) }) {
-            cursor = found
-            choice = 0
+            cursor = found // the choice stays: Up and Down keep a board's column
         } else if !forward {
             top = 0
         }
@@ -190,7 +198,7 @@ final class LivePane {
         var lines: [ScreenLine] = []
         lines.reserveCapacity(height)
         for index in top ..< min(top + height, layout.lineCount) {
-            lines.append(layout.draw(line: index, of: model, width: width, options: options, cursor: cursor, choice: choice))
+            lines.append(layout.draw(line: index, of: model, width: width, options: options, cursor: cursor, choice: effectiveChoice))
         }
         while lines.count < height { lines.append(.empty) }
         return lines

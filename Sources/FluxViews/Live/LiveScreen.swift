@@ -143,8 +143,8 @@ public final class LiveScreen {
     }
 
     private func choose(in pane: LivePane, by step: Int) {
-        guard let choices = pane.selectedCell?.payload?.choices, !choices.isEmpty else { return }
-        pane.choice = min(max(pane.choice + step, 0), choices.count - 1)
+        guard let current = pane.effectiveChoice, let count = pane.selectedCell?.payload?.choices?.count else { return }
+        pane.choice = min(max(current + step, 0), count - 1)
     }
 
     /// Dispatches the selected row's action (or `action`, a view key's, with the row's payload).
@@ -154,8 +154,8 @@ public final class LiveScreen {
             return setStatus("'\(cell.title)' has no action", error: false)
         }
         var payload = cell.payload
-        if let choices = payload?.choices, !choices.isEmpty {
-            payload = choices[min(pane.choice, choices.count - 1)]
+        if let choices = payload?.choices, let choice = pane.effectiveChoice {
+            payload = choices[choice]
         }
         let described = payload.map { "\(name) \($0.luaSource)" } ?? name
         for other in panes { other.lastChange = nil }
