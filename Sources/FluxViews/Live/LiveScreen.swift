@@ -112,8 +112,8 @@ public final class LiveScreen {
         closeVanishedViews()
         guard !isFinished else { return }
         if showingHelp {
-            showingHelp = false
-            if key != .character("q") && key != .escape && key != .control("c") { return }
+            showingHelp = false // any key closes the list of keys, and does nothing else
+            return
         }
         guard let pane = panes.indices.contains(focus) ? panes[focus] : nil else { return }
         switch key {
