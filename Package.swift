@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "FluxLua", dependencies: ["CFluxLua", "CLua", "Flux", "FluxTable", "FluxViews"]),
         .target(name: "FluxFeatures", dependencies: ["Flux", "FluxTable", "FluxViews"]),
         .target(name: "FluxSession", dependencies: ["Flux", .product(name: "GRDB", package: "GRDB.swift")]),
+        // terminfo (libtinfo) comes from Debian's libncurses-dev: the terminal's capabilities for `:open`.
+        .systemLibrary(name: "CTerminfo", providers: [.apt(["libncurses-dev"])]),
         // Readline comes from Debian's libreadline-dev (scripts/lib/setup.sh installs it).
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),
         .target(
@@ -57,6 +59,7 @@ let package = Package(
             dependencies: [
                 "CReadline", "Flux", "FluxTable", "FluxViews", "FluxLua", "FluxFeatures", "FluxSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CTerminfo",
             ]
         ),
         .executableTarget(name: "fluxsh", dependencies: ["FluxShell"]),

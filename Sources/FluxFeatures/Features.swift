@@ -54,10 +54,17 @@ public func install(on dispatcher: Dispatcher, currentUser: String = "me") -> Fe
         connectFour: connectFour,
         views: [
             ViewProvider(store: annotationFilter, render: AnnotationFilterViewProvider.tableViewModel(for:)),
-            ViewProvider(store: issues, render: IssueListViewProvider.tableViewModel(for:)),
-            ViewProvider(store: visibleIssues, render: IssueListViewProvider.tableViewModel(for:)),
+            issueKeys(ViewProvider(store: issues, render: IssueListViewProvider.tableViewModel(for:))),
+            issueKeys(ViewProvider(store: visibleIssues, render: IssueListViewProvider.tableViewModel(for:))),
             ViewProvider(store: ticTacToe, render: TicTacToeViewProvider.tableViewModel(for:)),
             ViewProvider(store: connectFour, render: ConnectFourViewProvider.tableViewModel(for:)),
         ]
     )
+}
+
+/// An issue list's keys in a live view: `c` closes the selected issue, `o` reopens it.
+private func issueKeys(_ view: ViewProvider) -> ViewProvider {
+    var view = view
+    view.keys = ["c": IssueActions.CloseIssue.name, "o": IssueActions.ReopenIssue.name]
+    return view
 }

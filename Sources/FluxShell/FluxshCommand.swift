@@ -26,7 +26,7 @@ public struct Fluxsh: ParsableCommand {
             history and Tab completion) or, without a prompt, from a pipe. Type :help in it for the commands.
             """,
         version: Fluxsh.version,
-        subcommands: [Run.self, Test.self]
+        subcommands: [Run.self, Test.self, Open.self]
     )
 
     /// The version `--version` prints.

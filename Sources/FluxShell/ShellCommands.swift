@@ -28,6 +28,9 @@ extension Shell {
         ShellCommand("render", "<view>", "print a view's table", completes: [.view]) { shell, arguments in
             try shell.render(arguments.one())
         },
+        ShellCommand("open", "<view> [view…]", "show views full-screen: arrows move, Enter runs a row's action, u undoes, q leaves", completes: [.view]) { shell, arguments in
+            try shell.open(arguments.words)
+        },
         ShellCommand("watch", "<view>", "after every change, print what changed in a view's table", completes: [.view]) { shell, arguments in
             try shell.watch(arguments.one())
         },

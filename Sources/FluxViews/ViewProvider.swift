@@ -16,6 +16,9 @@ public struct ViewProvider {
     public let name: String
     /// The name of the store whose state it renders; its model changes only when that store's state does.
     public let store: String
+    /// Extra keys a live view (`:open`) offers on this view: a key (`"d"`, `"ctrl+d"`) → the name of the
+    /// action it dispatches with the selected cell's payload, e.g. `["d": "issues.close"]`.
+    public var keys: [String: String] = [:]
     private let current: () throws -> TableViewModel
     private let observe: (@escaping (Result<TableViewModel, any Error>) -> Void) throws -> StoreSubscription
 

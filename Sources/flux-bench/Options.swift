@@ -30,6 +30,7 @@ struct Options {
         ("subscriptions", "10: 100,000 subscriptions from Lua made and cancelled, oldest and newest first"),
         ("goto", "11: :goto to the far end of a session's 100,000-action journal; snapshots' cost per action"),
         ("large-state", "12: a session with a 2 MB Lua store: a line changing one field (time, bytes written), a restart"),
+        ("live-view", "13: a live view's redraw of 10,000 rows after 1 row, 1% and every row changed: time and bytes"),
     ]
 
     /// What `--help` and a wrong argument print.

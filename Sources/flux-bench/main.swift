@@ -29,6 +29,7 @@ func runBenchmarks(_ options: Options) throws -> BenchmarkTable {
     if options.wants("session") { figures["session"] = try SessionStartup.figures(options) }
     if options.wants("goto") { figures["goto"] = try SessionTravel.figures(options) }
     if options.wants("large-state") { figures["large-state"] = try SessionLargeState.figures(options) }
+    if options.wants("live-view") { figures["live-view"] = try LiveViewWorkload.figures(options) }
     return BenchmarkTable(figures: Options.workloads.flatMap { figures[$0.name] ?? [] })
 }
 

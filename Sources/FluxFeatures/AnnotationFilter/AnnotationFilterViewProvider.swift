@@ -5,7 +5,7 @@ import FluxTable
 ///
 /// The table has four sections, in order: the hide-everything switch (no header), then "Share Status",
 /// "Issues" and "General" (headers 28 points high). A row is a filter, identified by its id, with a
-/// check mark when the filter is on. The "Clear" action sits outside the table (a toolbar button in
+/// check mark when the filter is on; choosing it dispatches `annotationFilter.toggleFilter` for it. The "Clear" action sits outside the table (a toolbar button in
 /// the seed), so it is exposed separately: ``clearEnabled(for:)``.
 public enum AnnotationFilterViewProvider {
     /// The height of the group headers, as the filter popover lays them out.
@@ -28,10 +28,12 @@ public enum AnnotationFilterViewProvider {
         state.isFiltering
     }
 
-    /// One row per filter, checked when the filter is on.
+    /// One row per filter, checked when the filter is on, toggling it when chosen.
     static func cellViewModels(for filters: [AnnotationFilter]) -> [CellViewModel] {
         filters.map { filter in
-            CellViewModel(id: filter.id.rawValue, title: filter.title, accessory: filter.enabled ? .checkmark : .none)
+            CellViewModel(
+                id: filter.id.rawValue, title: filter.title, accessory: filter.enabled ? .checkmark : .none,
+                action: AnnotationFilterActions.ToggleFilter.name, payload: ["filter": .string(filter.id.rawValue)])
         }
     }
 }

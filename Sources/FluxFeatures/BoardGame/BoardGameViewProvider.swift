@@ -4,6 +4,8 @@ import FluxTable
 /// header, one row per board row from the top, `.` for an empty cell — and the numbers a player types.
 ///
 /// Rows are identified as `row-0`, `row-1`, … so a move updates exactly the row it was played in.
+/// Each board row carries the game's move action with one payload per square (a choice a live view's
+/// Left and Right keys pick), so choosing a square plays it.
 public enum BoardGameViewProvider {
     /// Which numbers the table shows next to the board, as the game's move action takes them.
     public enum Numbering: Sendable {
@@ -20,7 +22,11 @@ public enum BoardGameViewProvider {
             CellViewModel(
                 id: "row-\(row)",
                 title: state.row(row).map { $0?.rawValue ?? "." }.joined(separator: " "),
-                detail: numbering == .cells ? indices(ofRow: row, in: state) : nil
+                detail: numbering == .cells ? indices(ofRow: row, in: state) : nil,
+                action: numbering == .cells ? TicTacToeActions.PlaceToken.name : ConnectFourActions.DropToken.name,
+                payload: .array((0..<state.columns).map { column in
+                    numbering == .cells ? ["index": .integer(row * state.columns + column)] : ["column": .integer(column)]
+                })
             )
         }
         if numbering == .columns {

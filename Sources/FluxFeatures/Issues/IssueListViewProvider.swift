@@ -6,6 +6,7 @@ import FluxTable
 /// how many, set apart.
 ///
 /// Rows are identified by issue id, so renaming an issue updates its row and closing one moves it.
+/// Choosing an open issue closes it (`issues.close`), a closed one reopens it (`issues.reopen`).
 public enum IssueListViewProvider {
     /// The list a user sees: the issues that pass the annotation filter.
     public static func tableViewModel(for state: VisibleIssuesState) -> TableViewModel {
@@ -49,7 +50,9 @@ public enum IssueListViewProvider {
             id: String(issue.id),
             title: "#\(issue.id) \(issue.title)",
             detail: issue.assignee ?? "unassigned",
-            accessory: .disclosure
+            accessory: .disclosure,
+            action: issue.status == .open ? IssueActions.CloseIssue.name : IssueActions.ReopenIssue.name,
+            payload: ["id": .integer(issue.id)]
         )
     }
 }

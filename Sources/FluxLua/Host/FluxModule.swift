@@ -31,6 +31,8 @@ extension FluxHost {
             ("model", { try $0.readModel($1) }),
             ("render", { try $0.renderView($1) }),
             ("watch", { try $0.watch($1) }),
+            // Live views (FluxHost+Pilot)
+            ("pilot", { try $0.pilot($1) }),
         ]
         for (name, body) in functions { function(name, body) }
         // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,

@@ -5,13 +5,18 @@
 /// lists whose titles are unique; give an explicit id when a title can change or repeat.
 ///
 /// The coded form is a flat table: `id`, `title`, `detail`, `accessory` (`"none"`, `"checkmark"` or
-/// `"disclosure"`), `enabled` and `selected`. Only `title` is required.
+/// `"disclosure"`), `enabled`, `selected`, `action` and `payload`. Only `title` is required.
+///
+/// `action` names the action a live view (`:open`) dispatches when the row is chosen, with `payload`
+/// (see ``CellPayload``): still plain data, so the model stays codable. A disabled row never dispatches.
 ///
 /// ```swift
 /// CellViewModel(title: "Open", detail: "12", accessory: .disclosure)
+/// CellViewModel(id: "7", title: "#7 Crash", action: "issues.close", payload: ["id": 7])
 /// ```
 /// ```lua
 /// { title = "Open", detail = "12", accessory = "disclosure" }
+/// { id = "7", title = "#7 Crash", action = "issues.close", payload = { id = 7 } }
 /// ```
 public struct CellViewModel: Hashable, Sendable {
     /// The row's identity within its section.
@@ -26,6 +31,10 @@ public struct CellViewModel: Hashable, Sendable {
     public var enabled: Bool
     /// Whether the row is the current selection; a selected row is marked.
     public var selected: Bool
+    /// The name of the action choosing the row dispatches, if any.
+    public var action: String?
+    /// The payload the action is dispatched with (an array: one choice per element), if any.
+    public var payload: CellPayload?
 
     /// A row; `id` defaults to `title`.
     public init(
@@ -34,7 +43,9 @@ public struct CellViewModel: Hashable, Sendable {
         detail: String? = nil,
         accessory: CellAccessory = .none,
         enabled: Bool = true,
-        selected: Bool = false
+        selected: Bool = false,
+        action: String? = nil,
+        payload: CellPayload? = nil
     ) {
         self.id = id ?? title
         self.title = title
@@ -42,13 +53,15 @@ public struct CellViewModel: Hashable, Sendable {
         self.accessory = accessory
         self.enabled = enabled
         self.selected = selected
+        self.action = action
+        self.payload = payload
     }
 }
 
 extension CellViewModel: Codable {
     /// The keys of the coded form, the field names a Lua table uses.
     enum CodingKeys: String, CodingKey {
-        case id, title, detail, accessory, enabled, selected
+        case id, title, detail, accessory, enabled, selected, action, payload
     }
 
     /// Decodes a row; every key but `title` may be missing and takes its default.
@@ -60,11 +73,13 @@ extension CellViewModel: Codable {
             detail: try container.decodeIfPresent(String.self, forKey: .detail),
             accessory: try container.decodeIfPresent(CellAccessory.self, forKey: .accessory) ?? .none,
             enabled: try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? true,
-            selected: try container.decodeIfPresent(Bool.self, forKey: .selected) ?? false
+            selected: try container.decodeIfPresent(Bool.self, forKey: .selected) ?? false,
+            action: try container.decodeIfPresent(String.self, forKey: .action),
+            payload: try container.decodeIfPresent(CellPayload.self, forKey: .payload)
         )
     }
 
-    /// Encodes every field, leaving out a missing detail.
+    /// Encodes every field, leaving out a missing detail, action or payload.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -73,5 +88,7 @@ extension CellViewModel: Codable {
         try container.encode(accessory, forKey: .accessory)
         try container.encode(enabled, forKey: .enabled)
         try container.encode(selected, forKey: .selected)
+        try container.encodeIfPresent(action, forKey: .action)
+        try container.encodeIfPresent(payload, forKey: .payload)
     }
 }

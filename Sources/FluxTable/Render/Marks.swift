@@ -5,6 +5,7 @@ struct Marks {
     let selected: String
     let ellipsis: String
     let arrow: String
+    let cursor: String
 
     init(unicode: Bool) {
         checkmark = unicode ? "✓" : "v"
@@ -12,6 +13,7 @@ struct Marks {
         selected = unicode ? "●" : "*"
         ellipsis = unicode ? "…" : "..."
         arrow = unicode ? "→" : "->"
+        cursor = unicode ? "▸" : ">"
     }
 
     /// The mark for `accessory`, or nil for none.

@@ -20,7 +20,8 @@ extension FluxHost {
         }
         let render = lua.ref(at: -1)
         lua.pop()
-        try viewOwners.register(ViewProvider(name: name, store: storeName, find: { [reference] in
+        let keys = try viewKeys(arguments, view: name)
+        var provider = ViewProvider(name: name, store: storeName, find: { [reference] in
             let host = try reference.require()
             return try host.store(named: storeName)
         }) { [reference] state in
@@ -36,9 +37,33 @@ extension FluxHost {
                 }
                 return try lua.decode(TableViewModel.self, at: results.lowerBound, root: "model")
             })
-        }, owner: runningOwner)
+        }
+        provider.keys = keys
+        try viewOwners.register(provider, owner: runningOwner)
         pluginRun?.views.insert(name)
         return 0
+    }
+
+    /// The view definition's `keys = {d = "issues.close"}` (none when missing): each a key and the
+    /// action it dispatches in a live view, every action known now.
+    private func viewKeys(_ arguments: LuaArguments, view: String) throws -> [String: String] {
+        let lua = arguments.stack
+        defer { lua.pop() }
+        switch lua.rawGet("keys", from: 2) {
+        case .nil: return [:]
+        case .table: break
+        case let other: throw arguments.error(2, "field 'keys' must be a table of key = action name, got \(other.name)")
+        }
+        let keys = try lua.decode([String: String].self, at: -1, root: "keys")
+        for (key, action) in keys.sorted(by: { $0.key < $1.key }) {
+            guard !key.isEmpty else { throw arguments.error(2, "field 'keys' has an empty key") }
+            do {
+                _ = try actionID(named: action, on: lua)
+            } catch {
+                throw arguments.error(2, "view '\(view)': key '\(key)' names an unknown action '\(action)' (:actions lists them)")
+            }
+        }
+        return keys
     }
 
     /// `flux.views()` → the views' names.
