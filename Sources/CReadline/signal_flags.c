@@ -17,6 +17,8 @@ static volatile sig_atomic_t resized = 0;
 /* The last terminal signal (SIGTSTP, SIGTERM, SIGHUP, SIGQUIT) caught while editing, or 0. */
 static volatile sig_atomic_t other = 0;
 static void (*volatile interrupt_function)(void) = NULL;
+/* Set while work that must finish runs: a second SIGINT then does not end the process. */
+static volatile sig_atomic_t patient = 0;
 static int wake_fds[2] = {-1, -1};
 static struct sigaction previous_actions[NSIG];
 static char caught[NSIG];
@@ -25,7 +27,7 @@ static void handler(int sig) {
     int saved_errno = errno;
     if (sig == SIGINT) {
         if (phase == FLUXRL_RUNNING) {
-            if (interrupts > 0) {
+            if (interrupts > 0 && !patient) {
                 /* The first interrupt was never taken: give the user a way out. */
                 struct sigaction action;
                 memset(&action, 0, sizeof action);
@@ -115,6 +117,8 @@ void fluxrl_signal_set_phase(int new_phase) { phase = new_phase; }
 int fluxrl_signal_phase(void) { return phase; }
 
 void fluxrl_signal_set_interrupt_function(void (*function)(void)) { interrupt_function = function; }
+
+void fluxrl_signal_set_patient(int value) { patient = value != 0; }
 
 int fluxrl_signal_take_interrupt(void) {
     return __atomic_exchange_n(&interrupts, 0, __ATOMIC_SEQ_CST) > 0;

@@ -14,6 +14,8 @@ public enum Name {
     ///   different names the same one.
     public static func normalized(_ bytes: some Collection<UInt8>) throws(InvalidNameError) -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw InvalidNameError(bytes: Array(bytes)) }
+        // Names are shown on terminals: one holding ESC could set the title or clear the screen there.
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { throw InvalidNameError(bytes: Array(bytes), holdsControlCharacters: true) }
         return normalized(text)
     }
 
@@ -27,11 +29,21 @@ public enum Name {
 public struct InvalidNameError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The name's bytes.
     public var bytes: [UInt8]
+    /// Whether the bytes are UTF-8 but hold a control character (ESC, a newline) a terminal would act on.
+    public var holdsControlCharacters = false
+
+    public init(bytes: [UInt8], holdsControlCharacters: Bool = false) {
+        self.bytes = bytes
+        self.holdsControlCharacters = holdsControlCharacters
+    }
 
     /// `name "caf\xE9" is not valid UTF-8`: printable ASCII as it is, other bytes as `\xNN`.
     public var description: String {
         let shown = bytes.map { (0x20 ..< 0x7F).contains($0) && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"")
             ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true).leftPadded(to: 2) }
+        if holdsControlCharacters {
+            return "name \"\(shown.joined())\" holds a control character: names are printable text (they are shown on terminals)"
+        }
         return "name \"\(shown.joined())\" is not valid UTF-8"
     }
 }

@@ -42,8 +42,14 @@ struct LuaCommandLine: ParsableArguments {
                 let load = try vm.load("local name = ...; _G[name] = require(name)", chunkName: "=(command line)")
                 _ = try vm.call(load, module)
             }
-            for statement in statements {
-                try shell.host.run(statement, chunkName: "=(command line)")
+            // As typed: bytes that are not UTF-8 reach Lua as they are, not repaired.
+            let raw = Self.rawStatements(matching: statements)
+            for (statement, bytes) in zip(statements, raw) {
+                if let bytes {
+                    try vm.run(bytes: bytes, chunkName: "=(command line)")
+                } else {
+                    try shell.host.run(statement, chunkName: "=(command line)")
+                }
             }
             if let script {
                 try setArgumentTable(script, in: vm)
@@ -60,6 +66,27 @@ struct LuaCommandLine: ParsableArguments {
         } catch {
             shell.reportError(error)
             return false
+        }
+    }
+
+    /// The bytes of each `-e` statement as the command line gave them (`statements` holds them repaired
+    /// to valid UTF-8); nil for one not found there.
+    static func rawStatements(matching statements: [String]) -> [[UInt8]?] {
+        var found: [[UInt8]] = []
+        var index = 1
+        while index < Int(CommandLine.argc), let pointer = CommandLine.unsafeArgv[index] {
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+            if bytes == Array("-e".utf8), index + 1 < Int(CommandLine.argc), let next = CommandLine.unsafeArgv[index + 1] {
+                found.append(Array(UnsafeBufferPointer(start: UnsafeRawPointer(next).assumingMemoryBound(to: UInt8.self), count: strlen(next))))
+                index += 2
+                continue
+            }
+            if bytes.count > 2, bytes.starts(with: Array("-e".utf8)) { found.append(Array(bytes.dropFirst(2))) }
+            index += 1
+        }
+        return statements.enumerated().map { position, statement in
+            guard position < found.count, String(decoding: found[position], as: UTF8.self) == statement else { return nil }
+            return found[position]
         }
     }
 

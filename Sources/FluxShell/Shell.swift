@@ -64,6 +64,8 @@ public final class Shell {
     ) {
         self.configuration = configuration
         self.write = write
+        // Errors carry text from scripts (messages, names): written escaped, never as terminal commands.
+        let writeError: (String) -> Void = { writeError(EscapedText.escaped($0)) }
         self.writeError = writeError
         let dispatcher = Dispatcher()
         features = configuration.features ? FluxFeatures.install(on: dispatcher) : nil

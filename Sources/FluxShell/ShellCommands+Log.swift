@@ -47,8 +47,11 @@ extension Shell {
             // All or nothing: a line the stores refuse, or Ctrl-C between entries (or in a Lua handler),
             // puts every store and the undo history back, and the journal, a recording and the devtools
             // forget what they heard of it.
-            let count = try ActionReplayer(dispatcher: dispatcher, decode: host.logDecoder)
-                .replay(contentsOf: log, progress: progress.update, shouldStop: interrupted)
+            // Patient: Ctrl-C again while the stores are put back must not end the shell halfway.
+            let count = try SignalInterrupts.patiently { () throws(ReplayError) -> Int in
+                try ActionReplayer(dispatcher: dispatcher, decode: host.logDecoder)
+                    .replay(contentsOf: log, progress: progress.update, shouldStop: interrupted)
+            }
             progress.finish()
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")
         } catch {

@@ -85,6 +85,15 @@ public enum SignalInterrupts {
         installed = false
     }
 
+    /// Runs `body` during which Ctrl-C, however often, never ends the process: each one still calls the
+    /// interrupt function and is remembered. For work that must finish once stopped (an interrupted
+    /// `:replay` putting every store back).
+    public static func patiently<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        fluxrl_signal_set_patient(1)
+        defer { fluxrl_signal_set_patient(0) }
+        return try body()
+    }
+
     /// Whether a SIGINT arrived since the last call or the last line read; clears it.
     ///
     /// The REPL calls it after running code to tell an interrupted run from a failed one, and

@@ -103,6 +103,9 @@ void fluxrl_signal_set_phase(int phase);
 int fluxrl_signal_phase(void);
 void fluxrl_signal_set_interrupt_function(void (*function)(void));
 
+/* While set (nonzero), a second SIGINT before the first was taken does not end the process: for work that
+ * must finish once stopped, such as putting the stores back after an interrupted replay. */
+void fluxrl_signal_set_patient(int patient);
 /* Whether SIGINT arrived since the last call; clears the flag. */
 int fluxrl_signal_take_interrupt(void);
 /* Whether SIGINT arrived since the flag was last cleared, leaving it set. */

@@ -35,6 +35,6 @@ extension Store: PersistentState where State: Decodable {
     }
 
     package func decodeState(_ text: String) throws -> Any {
-        try JSONDecoder().decode(State.self, from: Data(text.utf8))
+        try validated(JSONDecoder().decode(State.self, from: Data(text.utf8)))
     }
 }

@@ -1,6 +1,10 @@
 /// Errors nobody can catch (a subscriber's, a watcher's, a follow-up action's), shown so that a flood
 /// does not bury the terminal: the same error from the same callback is shown once in full, then counted
 /// until ``flush()`` (the end of a line or a run) writes one summary line for it.
+///
+/// The same error is one raised by the same callback at the same place (``place(message:traceback:)``),
+/// whatever its text: `error("bad n=" .. s.n)` raised on every change is one error counted, not a
+/// new one each time its text changes.
 final class ErrorThrottle {
     /// One error as `:errors` lists it.
     struct Record {
@@ -8,7 +12,9 @@ final class ErrorThrottle {
         let source: String
         /// Tells apart two callbacks of one source.
         let callback: String
-        /// Its message, without the traceback.
+        /// Where it was raised (file and line), or its message when that is not known.
+        let place: String
+        /// Its message (the first time), without the traceback.
         let message: String
         /// How often it was raised.
         var count: Int
@@ -28,13 +34,13 @@ final class ErrorThrottle {
     /// Notes an error raised by `callback` (any text that tells callbacks apart).
     ///
     /// - Returns: whether to show it in full (the first time since the last flush).
-    func note(source: String, callback: String, message: String) -> Bool {
-        let key = callback + "\u{0}" + message
+    func note(source: String, callback: String, place: String, message: String) -> Bool {
+        let key = callback + "\u{0}" + place
         if let position = index[key] {
             records[position].count += 1
         } else {
             index[key] = records.count
-            records.append(Record(source: source, callback: callback, message: message, count: 1))
+            records.append(Record(source: source, callback: callback, place: place, message: message, count: 1))
             if records.count > Self.kept * 2 { forgetOldest() }
         }
         if shown.insert(key).inserted { return true }
@@ -70,7 +76,17 @@ final class ErrorThrottle {
         }
     }
 
-    private func key(_ record: Record) -> String { record.callback + "\u{0}" + record.message }
+    private func key(_ record: Record) -> String { record.callback + "\u{0}" + record.place }
+
+    /// Where an error was raised: the innermost Lua frame of its traceback (`plugins/p1.lua:4`), else
+    /// the place its message starts with, else the message itself.
+    static func place(message: String, traceback: String?) -> String {
+        if let traceback, let frame = traceback.firstMatch(of: #/\n\t(?!\[C\])([^\n]+?:\d+):/#) {
+            return String(frame.output.1)
+        }
+        if let located = message.firstMatch(of: #/^([^\n]*?:\d+): /#) { return String(located.output.1) }
+        return message
+    }
 
     /// `9999` as `9,999`.
     static func grouped(_ count: Int) -> String {

@@ -58,8 +58,19 @@ public final class FluxHost {
     var luaActions: Set<String> = []
     /// Each plugin's last load or reload error, by plugin name (none after a success).
     public internal(set) var pluginErrors: [String: String] = [:]
-    /// Runs a plugin's file with a `require` of its own (``PluginLoader``).
+    /// Prepares a plugin's file in a global environment of its own (``PluginLoader``).
     var pluginLoader: LuaRef?
+    /// Makes a read-only view of a table (``PluginLoader``): what `flux.globals` hands out.
+    var pluginReadOnly: LuaRef?
+    /// Each loaded plugin's global environment, by plugin name: the one its last successful run made.
+    var pluginEnvironments: [String: LuaRef] = [:]
+    /// The watches of views, which follow their view's redefinitions (``ViewFollower``).
+    var viewFollowers: [ObjectIdentifier: ViewFollower] = [:]
+    /// How each Lua store's name was spelled when it was defined (its bytes): another spelling of the
+    /// same name is refused.
+    var storeSpellings: [String: [UInt8]] = [:]
+    /// What the Lua handlers of the action being dispatched changed besides states (``DispatchEffects``).
+    var dispatchEffects: DispatchEffects?
     /// The message and traceback of the last Lua store handler that failed inside a `flux` call.
     var lastHandlerFailure: (message: String, traceback: String)?
     /// The host as what may outlive it reaches it; cleared as the host goes.
@@ -80,9 +91,8 @@ public final class FluxHost {
         viewOwners = ViewOwners(of: views)
         reference.host = self
         installModule()
-        pluginLoader = try? vm.call(vm.load(PluginLoader.source, chunkName: "=plugin loader"), results: 1) { lua, results in
-            lua.ref(at: results.lowerBound)
-        }
+        installOwnedFunctions()
+        installPluginLoader()
         // A finalizer's error is reported like a subscriber's; once the host is gone (the state closing),
         // on standard error.
         vm.onWarning = { [reference] message in
@@ -163,10 +173,10 @@ public final class FluxHost {
 
     /// Calls `onChange` with the diff of the view `name`'s model after every change of its store; a model
     /// that fails to build is reported.
+    /// The watch follows the view: defined again, it diffs the new provider's models; gone, it ends.
     public func watch(view name: String, _ onChange: @escaping (TableDiff, TableViewModel, TableViewModel) -> Void) throws -> StoreSubscription {
-        try views.existingProvider(named: name).watch(onChange: onChange) { [reference] error in
-            reference.host?.report(error, heading: "view '\(name)'", source: "view '\(name)'", callback: "view \(name)")
-        }
+        let follower = try follow(view: name, onChange)
+        return StoreSubscription { follower.end() }
     }
 
     // MARK: Errors nobody can catch
@@ -174,7 +184,9 @@ public final class FluxHost {
     /// Reports an error raised by `callback` (any text that tells callbacks apart) of `source`: in full,
     /// headed by `heading`, the first time since the last ``flushErrors()``, else only counted.
     func report(_ error: any Error, heading: String, source: String, callback: String) {
-        guard errorThrottle.note(source: source, callback: callback, message: Self.message(of: error)) else { return }
+        let message = Self.message(of: error)
+        let place = ErrorThrottle.place(message: message, traceback: (error as? LuaError)?.traceback)
+        guard errorThrottle.note(source: source, callback: callback, place: place, message: message) else { return }
         report("\(heading): \(describe(error))")
     }
 

@@ -95,7 +95,7 @@ extension FluxHost {
 
     /// Keeps the traceback of a Lua store handler that failed: the error reaches the script as a message,
     /// and ``describe(_:)`` shows the handler's own frames next to the caller's.
-    private func noteHandlerFailure(_ error: any Error) {
+    func noteHandlerFailure(_ error: any Error) {
         guard case let .storeFailed(_, _, underlying) = error as? DispatcherError,
               let failure = underlying as? FluxScriptError, let traceback = failure.traceback else { return }
         lastHandlerFailure = (String(describing: error), traceback)

@@ -225,6 +225,7 @@ final class LuaStore: StoreProtocol {
     /// that can be reused; nil when the state did not change. What the generic lane does through
     /// ``commit()`` and ``cost(of:)``, without boxing the state in an `Any`.
     private func keepCheckpoint(_ keeping: Bool, reusing spare: inout KeptState?) -> StoreLane.Kept? {
+        if hasDispatchEffects { host?.endDispatchEffects(kept: true) }
         guard current !== checkpoint else { return nil }
         guard keeping else { return (nil, 0) }
         // The handler's own pair, as `cost(keeping:)` answers it, checked here: the call would retain the state.
@@ -236,8 +237,16 @@ final class LuaStore: StoreProtocol {
         return (KeptValue(checkpoint), cost)
     }
 
-    func rollback() { current = checkpoint }
-    func commit() -> Any? { current === checkpoint ? nil : checkpoint }
+    func rollback() {
+        current = checkpoint
+        if hasDispatchEffects { host?.endDispatchEffects(kept: false) }
+    }
+    func commit() -> Any? {
+        if hasDispatchEffects { host?.endDispatchEffects(kept: true) }
+        return current === checkpoint ? nil : checkpoint
+    }
+    /// Whether a handler did more than change states during the dispatch now (``DispatchEffects``).
+    var hasDispatchEffects = false
     func snapshot() -> Any { current }
 
     func restore(_ snapshot: Any) {

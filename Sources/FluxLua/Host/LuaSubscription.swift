@@ -10,6 +10,8 @@ final class LuaSubscription {
     var subscription: StoreSubscription?
     /// Who made it: a successful reload of its plugin cancels it.
     var owner = Owner.session
+    /// Whether it watches a view (`flux.watch`) rather than a store.
+    var isWatch = false
     /// Its place in the order subscriptions were made.
     var number = 0
     /// Run once by ``cancel()``: the host lets go of it.

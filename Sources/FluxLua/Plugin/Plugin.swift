@@ -15,6 +15,9 @@ public struct Plugin: Equatable, Sendable {
     ///
     /// - Throws: when `path` is neither.
     public init(at path: String) throws {
+        guard !EscapedText.hasControlCharacters(path) else {
+            throw FluxScriptError("cannot load \(EscapedText.escaped(path)): a plugin's path holds a control character; rename it")
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FluxScriptError("no plugin at \(path)")
@@ -77,6 +80,7 @@ extension FluxHost {
         PluginRun().replace(PluginRun.Snapshot(of: plugin.owner, in: self), in: self)
         plugins.removeAll { $0 == plugin }
         pluginErrors[name] = nil
+        pluginEnvironments[name] = nil
     }
 
     /// Loads every plugin in `directory` (its `.lua` files and folders with `init.lua`), in name order.
@@ -120,14 +124,15 @@ extension FluxHost {
         let before = PluginRun.Snapshot(of: plugin.owner, in: self)
         let outerOwner = runningOwner, outerRun = pluginRun
         runningOwner = plugin.owner
-        pluginRun = PluginRun()
+        pluginRun = PluginRun(firstSubscription: nextSubscriptionNumber)
         defer {
             runningOwner = outerOwner
             pluginRun = outerRun
         }
         do {
-            try runPluginFile(plugin)
+            let environment = try runPluginFile(plugin)
             pluginRun?.replace(before, in: self)
+            pluginEnvironments[plugin.name] = environment
             pluginErrors[plugin.name] = nil
         } catch {
             before.restore(in: self)
@@ -148,21 +153,40 @@ extension FluxHost {
         return error
     }
 
-    private func runPluginFile(_ plugin: Plugin) throws {
+    /// Runs the plugin's file in a new global environment of its own; returns that environment.
+    private func runPluginFile(_ plugin: Plugin) throws -> LuaRef {
         guard let pluginLoader else { throw FluxScriptError("cannot run plugin \(plugin.name): the plugin loader did not start") }
         let source = try Self.readSource(plugin.entry)
-        let chunk = try vm.call(pluginLoader, results: 2, arguments: { lua in
+        let prepared = try vm.call(pluginLoader, results: 2, arguments: { lua in
             if let folder = plugin.folder { lua.push(folder) } else { lua.pushNil() }
             lua.push(source)
             lua.push("@" + plugin.path)
-        }) { lua, results -> Result<LuaRef, LuaError> in
+            pushOwnedFunctions(of: plugin.owner, on: lua)
+        }) { lua, results -> Result<(chunk: LuaRef, environment: LuaRef), LuaError> in
             guard lua.isTruthy(at: results.lowerBound) else {
                 return .failure(LuaError(kind: .syntax, message: lua.string(at: results.lowerBound + 1) ?? "syntax error"))
             }
-            return .success(lua.ref(at: results.lowerBound))
-        }
+            return .success((lua.ref(at: results.lowerBound), lua.ref(at: results.lowerBound + 1)))
+        }.get()
         // Run by the host, not the loader: a traceback shows the plugin's frames, none of the loader's, and
         // a file that does not compile is a syntax error with none at all.
-        try vm.call(chunk.get()) { _ in }
+        try vm.call(prepared.chunk) { _ in }
+        return prepared.environment
+    }
+
+    /// Starts the Lua side of plugins (``PluginLoader``).
+    func installPluginLoader() {
+        guard let functions = try? vm.call(vm.load(PluginLoader.source, chunkName: "=plugin loader"), results: 1, read: { lua, results in
+            lua.ref(at: results.lowerBound)
+        }) else { return }
+        let lua = vm.stack
+        let top = lua.top
+        defer { lua.top = top }
+        lua.push(functions)
+        _ = lua.rawGet("prepare", from: -1)
+        pluginLoader = lua.ref(at: -1)
+        lua.pop()
+        _ = lua.rawGet("readonly", from: -1)
+        pluginReadOnly = lua.ref(at: -1)
     }
 }

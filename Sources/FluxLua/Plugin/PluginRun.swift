@@ -7,6 +7,11 @@ struct PluginRun {
     /// The stores and views the run has defined so far.
     var stores: Set<String> = []
     var views: Set<String> = []
+    /// The number of the first subscription made during the run: the older ones' cancellations wait
+    /// for the run to succeed.
+    var firstSubscription = Int.max
+    /// Cancellations of older subscriptions the run made, made when it succeeds.
+    var cancels: [LuaSubscription] = []
 
     /// What an owner had registered before a run of its file.
     struct Snapshot {
@@ -52,6 +57,7 @@ struct PluginRun {
     /// The run succeeded: what the owner had and the run did not define again goes, and the subscriptions
     /// of the last run end.
     func replace(_ before: Snapshot, in host: FluxHost) {
+        for subscription in cancels { subscription.cancel() }
         for saved in before.stores where !stores.contains(saved.store.name) { host.unregister(saved.store) }
         for view in before.views where !views.contains(view.name) { host.viewOwners.unregister(named: view.name) }
         for subscription in host.subscriptions.values where before.subscriptions.contains(ObjectIdentifier(subscription)) {
@@ -78,6 +84,11 @@ extension FluxHost {
     /// Takes a Lua store out of dispatch.
     func unregister(_ store: LuaStore) {
         if let token = dispatcher.token(named: store.name) { try? dispatcher.unregister(token) }
+        storeSpellings[store.name] = nil
+        // Its subscriptions end: they will hear nothing more.
+        for subscription in subscriptions.values where !subscription.isWatch && subscription.storeName == store.name {
+            subscription.cancel()
+        }
     }
 
     /// Removes the action names Lua stores added that no store handles any more: dispatching one is

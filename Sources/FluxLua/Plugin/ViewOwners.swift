@@ -8,6 +8,8 @@ import FluxViews
 final class ViewOwners {
     private let views: ViewRegistry
     private var owners: [String: Owner] = [:]
+    /// Called with a view's name after it is defined again or removed: its watches follow it.
+    var onChange: ((String) -> Void)?
 
     /// The owners of `views`' providers.
     init(of views: ViewRegistry) {
@@ -27,14 +29,18 @@ final class ViewOwners {
         if let holder = self.owner(of: provider.name), holder != owner {
             throw OwnershipError(kind: "view", name: provider.name, owner: holder)
         }
+        let replaced = views.provider(named: provider.name) != nil
         owners[provider.name] = owner
         views.register(provider)
+        if replaced { onChange?(provider.name) }
     }
 
     /// Removes the view `name`.
     func unregister(named name: String) {
+        let existed = views.provider(named: name) != nil
         owners[name] = nil
         views.unregister(named: name)
+        if existed { onChange?(name) }
     }
 
     /// The names of the views `owner` registered, in order.

@@ -25,7 +25,7 @@ extension Corpus {
         file(.files, .folder(["init.lua": "local m = require('helper') flux.dispatch('probe.add', {by = m.by})", "helper.lua": "return {by = 'x'}"]),
              ":load {path}", "probe.add: field 'by': expected an integer, got string"),
         file(.files, .folder(["readme.txt": "no init"]), ":load {path}", "has no init.lua"),
-        file(.files, .text("if loaded_once then error('reloaded and failed') end loaded_once = true"), ":reload", "reloaded and failed",
+        file(.files, .text("if #flux.subscriptions() > 0 then error('reloaded and failed') end flux.subscribe('probe', function() end)"), ":reload", "reloaded and failed",
              setup: [":load {path}"], title: ":reload of a plugin that now fails"),
         file(.files, .text("loaded = true"), ":reload nope", "unknown plugin 'nope' (loaded: fixture)",
              setup: [":load {path}"], title: ":reload of a plugin that is not loaded"),

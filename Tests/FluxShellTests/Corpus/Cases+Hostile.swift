@@ -6,7 +6,7 @@ extension Corpus {
 
     /// Scripts that keep references, call metamethods by hand, clear the hook or let the collector run at
     /// the worst moment: each gets an error (or nothing happens), never a crash or a forged state.
-    static let hostile: [BadInput] = lifetimes + metatables + forgedStates + limits
+    static let hostile: [BadInput] = lifetimes + metatables + forgedStates + limits + owners
 
     static let lifetimes: [BadInput] = [
         lua(.hostile, """

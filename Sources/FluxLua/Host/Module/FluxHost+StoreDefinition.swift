@@ -25,6 +25,7 @@ extension FluxHost {
             throw arguments.error(1, "field 'name' must be a non-empty string, got \(lua.type(at: -1).name)")
         }
         let name = try arguments.name(at: -1, of: 1, "field 'name'")
+        let spelling = lua.withBytes(at: -1) { Array($0) } ?? []
         lua.pop()
 
         var handlers: [String: LuaRef] = [:]
@@ -60,6 +61,7 @@ extension FluxHost {
         lua.pop()
 
         let payloads = try payloadDeclarations(arguments, handlers: handlers)
+        try checkPayloadDeclarations(payloads, of: name)
 
         // A store defined by a handler would outlive the action if it failed: dispatch is a transaction.
         guard !dispatcher.isDispatching else {
@@ -70,6 +72,7 @@ extension FluxHost {
             guard owner == runningOwner, let existing = existing as? LuaStore else {
                 throw OwnershipError(kind: "store", name: name, owner: owner)
             }
+            try checkSpelling(spelling, ofStore: name)
             existing.handlers = handlers
             existing.waitFor = waitFor
             existing.payloads = payloads
@@ -96,6 +99,7 @@ extension FluxHost {
             let store = LuaStore(name: name, owner: runningOwner, state: state, shape: shape, handlers: handlers, waitFor: waitFor, host: self)
             store.payloads = payloads
             dispatcher.register(store)
+            storeSpellings[name] = spelling
         }
         pluginRun?.stores.insert(name)
         for action in handlers.keys where !dispatcher.registry.contains(action) { registerLuaAction(action) }
@@ -140,8 +144,12 @@ extension FluxHost {
         }
     }
 
-    /// The payload fields declared for `action` by the first Lua store that declares them.
+    /// The payload fields declared for `action`: by the store it is named after (`bank` for
+    /// `bank.deposit`) when that store declares them, else by the first Lua store that does.
     func payloadDeclaration(of action: String) -> LuaPayloadDeclaration? {
+        if let store = dispatcher.store(named: Self.storeName(ofAction: action)) as? LuaStore, let fields = store.payloads[action] {
+            return fields
+        }
         for case let store as LuaStore in dispatcher.stores {
             if let fields = store.payloads[action] { return fields }
         }

@@ -20,6 +20,7 @@ extension FluxHost {
             tell(subscribers, from: pair, to: pair, on: lua) { proxies.push(state, of: store.name, keepingMetatable: true, on: $0) }
         }
         keep(subscription)
+        noteMadeDuringDispatch(subscription)
         lua.push(subscription, as: subscriptionType)
         return 1
     }
@@ -90,6 +91,7 @@ extension FluxHost {
         let name = lua.isNil(at: 1) ? nil : try arguments.name(1, "store or view name")
         let live = subscriptions.values
             .filter { name == nil || $0.storeName == name }
+            .filter { runningOwner == .session || $0.owner == runningOwner } // a plugin sees (and can cancel) its own
             .sorted { $0.number < $1.number }
         lua.pushTable()
         for (index, subscription) in live.enumerated() {
@@ -119,16 +121,16 @@ extension FluxHost {
 
     /// Fills `subscriptionType`: `cancel`, `active`, and cancelling at the end of a `<close>` scope.
     func defineSubscription() {
-        subscriptionType.method("cancel") { _, subscription in
-            subscription.cancel()
+        subscriptionType.method("cancel") { [reference] _, subscription in
+            if let host = reference.host { host.cancelFromScript(subscription) } else { subscription.cancel() }
             return 0
         }
         subscriptionType.method("active") { lua, subscription in
             lua.push(subscription.isActive)
             return 1
         }
-        subscriptionType.metamethod(.close) { _, subscription in
-            subscription.cancel()
+        subscriptionType.metamethod(.close) { [reference] _, subscription in
+            if let host = reference.host { host.cancelFromScript(subscription) } else { subscription.cancel() }
             return 0
         }
         subscriptionType.metamethod(.toString) { lua, subscription in

@@ -1,3 +1,4 @@
+import Flux
 import FluxTable
 import FluxViews
 
@@ -21,6 +22,7 @@ extension FluxHost {
         let render = lua.ref(at: -1)
         lua.pop()
         let keys = try viewKeys(arguments, view: name)
+        let replaced = views.provider(named: name)
         var provider = ViewProvider(name: name, store: storeName, find: { [reference] in
             let host = try reference.require()
             return try host.store(named: storeName)
@@ -40,6 +42,14 @@ extension FluxHost {
         }
         provider.keys = keys
         try viewOwners.register(provider, owner: runningOwner)
+        // A handler's view goes with its action when the dispatch fails.
+        if dispatcher.isDispatching {
+            let owner = runningOwner
+            noteDispatchEffect { [reference] in
+                guard let host = reference.host else { return }
+                if let replaced { try? host.viewOwners.register(replaced, owner: owner) } else { host.viewOwners.unregister(named: name) }
+            }
+        }
         pluginRun?.views.insert(name)
         return 0
     }
@@ -105,9 +115,10 @@ extension FluxHost {
         let view = try arguments.name(1, "view name")
         let function = try arguments.function(2)
         let subscription = newSubscription(of: view)
+        subscription.isWatch = true
         var options = renderOptions
         options.color = false
-        subscription.subscription = try watch(view: view) { [reference] changes, old, new in
+        let follower = try follow(view: view) { [reference] changes, old, new in
             guard let host = reference.host else { return }
             let summary = WatchSummary(changes, text: PatchRenderer(options: options).render(changes, from: old, to: new))
             do {
@@ -119,7 +130,14 @@ extension FluxHost {
                        callback: "subscription \(subscription.number)")
             }
         }
+        subscription.subscription = StoreSubscription { follower.end() }
+        let ended = follower.onEnd
+        follower.onEnd = { [weak subscription] in // the view went: the subscription is no longer active
+            ended?()
+            subscription?.cancel()
+        }
         keep(subscription)
+        noteMadeDuringDispatch(subscription)
         lua.push(subscription, as: subscriptionType)
         return 1
     }
