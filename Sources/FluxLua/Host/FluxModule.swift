@@ -31,6 +31,11 @@ extension FluxHost {
             ("model", { try $0.readModel($1) }),
             ("render", { try $0.renderView($1) }),
             ("watch", { try $0.watch($1) }),
+            // Plugins: commands, events, options (Plugin/PluginExtras)
+            ("command", { try $0.defineCommand($1) }),
+            ("on_event", { try $0.onEvent($1) }),
+            ("configure", { try $0.configure($1) }),
+            ("options", { try $0.readOptions($1) }),
         ]
         for (name, body) in functions { function(name, body) }
         // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,
@@ -44,6 +49,7 @@ extension FluxHost {
         }, keyedBy: resolver.names, entry: { state, context, id in
             FluxHost.dispatchResolved(on: LuaStack(state!), reference: context!, id: Int(id))
         }, context: reference)
+        installPluginRequire()
         lua.top = 0
     }
 

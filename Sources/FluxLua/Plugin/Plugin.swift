@@ -10,6 +10,8 @@ public struct Plugin: Equatable, Sendable {
     public let folder: String?
     /// The file that is run, as the path it was loaded by names it: what messages show.
     public let path: String
+    /// What a folder's `manifest.lua` declares (name, version, dependencies, options), if it has one.
+    public let manifest: PluginManifest?
 
     /// The plugin at `path` (a `.lua` file or a folder holding `init.lua`).
     ///
@@ -25,7 +27,12 @@ public struct Plugin: Equatable, Sendable {
             guard FileManager.default.fileExists(atPath: entry) else {
                 throw FluxScriptError("plugin folder \(path) has no init.lua")
             }
-            self.name = Name.normalized(url.lastPathComponent)
+            do {
+                manifest = try PluginManifest.read(folder: url.path, defaultName: Name.normalized(url.lastPathComponent))
+            } catch {
+                throw FluxScriptError(error.message)
+            }
+            self.name = manifest?.name ?? Name.normalized(url.lastPathComponent)
             self.entry = entry
             self.folder = url.path
             self.path = (path as NSString).appendingPathComponent("init.lua")
@@ -34,6 +41,7 @@ public struct Plugin: Equatable, Sendable {
             self.entry = url.path
             self.folder = nil
             self.path = path
+            self.manifest = nil
         }
     }
 
@@ -59,6 +67,7 @@ extension FluxHost {
             }
             return try reload(loaded)
         }
+        try checkDependencies(of: plugin)
         plugins.append(plugin)
         try reload(plugin)
     }
@@ -66,48 +75,38 @@ extension FluxHost {
     /// Unloads the plugin called `name`: its stores, views and actions go (dispatching one of its actions
     /// is `unknown action`), its subscriptions end, and it is no longer listed.
     ///
-    /// - Throws: when no plugin has that name, or when it is running now (a plugin's file cannot unload
-    ///   itself halfway).
-    public func unloadPlugin(named name: String) throws {
+    /// - Parameter dependants: Whether the plugins that require it (directly or not) are unloaded too,
+    ///   first; without it, a plugin others require is not unloaded.
+    /// - Returns: the plugins unloaded, `name` last.
+    /// - Throws: when no plugin has that name, when it is running now (a plugin's file cannot unload
+    ///   itself halfway), or when others require it and `dependants` is false.
+    @discardableResult
+    public func unloadPlugin(named name: String, dependants: Bool = false) throws -> [String] {
         guard let plugin = plugins.first(where: { $0.name == name }) else {
             throw FluxScriptError("unknown plugin '\(name)' (loaded: \(plugins.isEmpty ? "none" : plugins.map(\.name).joined(separator: ", ")))")
         }
         guard runningOwner != plugin.owner else { throw FluxScriptError("plugin \(name) is running: it cannot be unloaded now") }
+        let needing = self.dependants(of: name)
+        if !needing.isEmpty {
+            guard dependants else {
+                throw FluxScriptError("plugin \(name) is required by \(needing.joined(separator: ", ")): unload \(needing.count == 1 ? "it" : "them") first, or use :unload! \(name) to unload \(needing.count == 1 ? "it" : "them") too")
+            }
+            for other in needing where plugins.contains(where: { $0.name == other }) { try unloadPlugin(named: other, dependants: true) }
+        }
         // A run that defines nothing, replacing the last one: everything the plugin owned goes.
         PluginRun().replace(PluginRun.Snapshot(of: plugin.owner, in: self), in: self)
         plugins.removeAll { $0 == plugin }
         pluginErrors[name] = nil
+        removeExtras(of: plugin)
+        fire("plugin_unloaded", name)
+        return needing + [name]
     }
 
-    /// Loads every plugin in `directory` (its `.lua` files and folders with `init.lua`), in name order.
-    /// A plugin that fails is reported and does not stop the others.
-    ///
-    /// - Parameter settled: Called after each plugin, loaded or not: the shell takes the Ctrl-C that
-    ///   stopped one there, so the next Ctrl-C stops the next plugin rather than ending the shell.
-    /// - Returns: how many loaded without error.
+    /// Loads every plugin in `directory` (its `.lua` files and folders with `init.lua`), dependencies
+    /// first, else in name order (``loadPlugins(in:settled:)-([String],_)``).
     @discardableResult
     public func loadPlugins(in directory: String, settled: () -> Void = {}) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            report("cannot read plugin folder \(directory)")
-            return 0
-        }
-        var loaded = 0
-        for name in names.sorted() where !name.hasPrefix(".") {
-            let path = (directory as NSString).appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            guard name.hasSuffix(".lua") || (exists && isDirectory.boolValue
-                && FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("init.lua"))) else { continue }
-            do {
-                try loadPlugin(at: path)
-                loaded += 1
-            } catch {
-                report("plugin \(name) failed to load: \(Self.describe(error))")
-            }
-            settled()
-        }
-        flushErrors()
-        return loaded
+        loadPlugins(in: [directory], settled: settled)
     }
 
     /// Runs a plugin's file afresh, with a fresh cache of its own modules, as one transaction.
@@ -117,6 +116,9 @@ extension FluxHost {
     /// fails, every store, view, action and subscription of the plugin is as it was before, and the
     /// error (with file and line) is thrown and kept for `:plugins`.
     public func reload(_ plugin: Plugin) throws {
+        var loaded = false
+        // After the owner is put back: the handlers run as themselves, not as this plugin.
+        defer { if loaded { fire("plugin_loaded", plugin.name) } }
         let before = PluginRun.Snapshot(of: plugin.owner, in: self)
         let outerOwner = runningOwner, outerRun = pluginRun
         runningOwner = plugin.owner
@@ -126,10 +128,14 @@ extension FluxHost {
             pluginRun = outerRun
         }
         do {
-            try runPluginFile(plugin)
+            try beginExtras(of: plugin)
+            let export = try runPluginFile(plugin)
             pluginRun?.replace(before, in: self)
+            commitExtras(of: plugin, export: export)
             pluginErrors[plugin.name] = nil
+            loaded = true
         } catch {
+            discardExtras(of: plugin)
             before.restore(in: self)
             let error = Self.located(error)
             pluginErrors[plugin.name] = Self.describe(error)
@@ -148,7 +154,8 @@ extension FluxHost {
         return error
     }
 
-    private func runPluginFile(_ plugin: Plugin) throws {
+    /// Runs the plugin's file; returns what it returned (its API), if anything.
+    private func runPluginFile(_ plugin: Plugin) throws -> LuaRef? {
         guard let pluginLoader else { throw FluxScriptError("cannot run plugin \(plugin.name): the plugin loader did not start") }
         let source = try Self.readSource(plugin.entry)
         let chunk = try vm.call(pluginLoader, results: 2, arguments: { lua in
@@ -163,6 +170,8 @@ extension FluxHost {
         }
         // Run by the host, not the loader: a traceback shows the plugin's frames, none of the loader's, and
         // a file that does not compile is a syntax error with none at all.
-        try vm.call(chunk.get()) { _ in }
+        return try vm.call(chunk.get(), results: 1) { lua, results in
+            lua.isNil(at: results.lowerBound) ? nil : lua.ref(at: results.lowerBound)
+        }
     }
 }
