@@ -24,6 +24,8 @@ public struct Fluxsh: ParsableCommand {
         discussion: """
             Without a subcommand, fluxsh reads Lua and : commands from the terminal (with line editing, \
             history and Tab completion) or, without a prompt, from a pipe. Type :help in it for the commands.
+
+            \(UserConfig.locations)
             """,
         version: Fluxsh.version,
         subcommands: [Run.self, Test.self, Open.self]
@@ -94,6 +96,7 @@ public struct Fluxsh: ParsableCommand {
     public func run() throws {
         let editor = LineEditor()
         var configuration = options.configuration
+        configuration.userConfig = options.clean ? nil : UserConfig.located()
         // A session is kept by default only for a person at the prompt, not for a script run as `lua` runs it.
         let prompts = editor.isInteractive && (!lua.runsCode || lua.wantsPrompt)
         configuration.session = try options.session.choice(defaultName: prompts ? SessionChoice.defaultName : nil)
@@ -105,12 +108,16 @@ public struct Fluxsh: ParsableCommand {
         if lua.runsCode {
             let ran = shell.runInit() && lua.run(in: shell)
             // A subscriber's, view's or watch's error fails the run too, as in `fluxsh run`.
-            if !lua.wantsPrompt { throw ExitCode(ran && !reported ? 0 : 1) }
+            if !lua.wantsPrompt {
+                shell.finish()
+                throw ExitCode(ran && !reported ? 0 : 1)
+            }
         }
         // The banner belongs with the prompt, on the terminal, not in a file standard output goes to.
         if editor.isInteractive { (isatty(STDOUT_FILENO) == 1 ? writeOut : writeErr)(Self.banner(for: shell)) }
         if !lua.runsCode { shell.runInit() }
         let status = REPL(shell: shell, editor: editor).run()
+        shell.finish()
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -141,6 +148,9 @@ struct ShellOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-features"), help: "Start with no stores: only plugins and scripts define them.")
     var noFeatures = false
+
+    @Flag(name: .customLong("clean"), help: "Start without the user's init.lua and plugins folder (see above).")
+    var clean = false
 
     /// The options as a command line, for a child process.
     var arguments: [String] {

@@ -51,6 +51,10 @@ public final class Shell {
     var isLogging = false
     /// The session kept, if any.
     public internal(set) var session: Session?
+    /// The error of the user's `init.lua` at start, if it failed.
+    public internal(set) var configError: String?
+    /// Whether ``finish()`` has told the plugins the shell is leaving.
+    var hasFinished = false
 
     /// A shell with `configuration`'s stores and plugins.
     ///
@@ -78,21 +82,7 @@ public final class Shell {
         followTerminalWidth()
         host.vm.memoryLimit = configuration.memoryLimit
         host.vm.instructionBudget = configuration.instructionBudget
-        loadPlugins(in: configuration.plugins)
-        if let choice = configuration.session { openSession(choice) }
-    }
-
-    /// Loads the plugins of `folders` as the shell starts. Ctrl-C stops the one running, as it stops a line
-    /// at the prompt (the REPL is not reading yet, so SIGINT would otherwise end the shell): that plugin
-    /// is reported and the others load on, each as stoppable as the first.
-    private func loadPlugins(in folders: [String]) {
-        guard !folders.isEmpty else { return }
-        let catching = !SignalInterrupts.isInstalled
-        if catching { SignalInterrupts.install(interrupt: { LuaVM.interruptAll() }) }
-        defer { if catching { SignalInterrupts.uninstall() } }
-        for folder in folders {
-            host.loadPlugins(in: folder) { _ = SignalInterrupts.takeInterrupt() } // a Ctrl-C stops one plugin
-        }
+        start() // the user's config, plugins, session (Shell+Lifecycle)
     }
 
     /// A `:record` still running ends with the shell: its file is closed; the session is saved.

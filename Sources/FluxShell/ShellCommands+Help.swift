@@ -6,6 +6,9 @@ extension Shell {
         if let name {
             if name.hasPrefix("flux.") || name == "flux" { return try helpFlux(name) }
             guard let command = Self.command(named: name) else {
+                if let command = host.pluginCommand(named: name.hasPrefix(":") ? String(name.dropFirst()) : name) {
+                    return print("\(command.usageLine)\n  \(command.summary)\n  (defined by \(command.owner))")
+                }
                 throw ShellCommandError.failed("unknown command ':\(name.hasPrefix(":") ? String(name.dropFirst()) : name)' (try :help)")
             }
             print("\(command.usage)\n  \(command.summary)")
@@ -15,6 +18,12 @@ extension Shell {
         var lines = FluxReference.wrap("Type Lua (an expression prints its value; `=` at the start means return) or a command:", width: lineWidth)
         lines += Self.listing(Self.commands.map { ($0.usage, $0.summary) }, column: Self.commands.map(\.usage.count).max() ?? 0,
                               width: lineWidth)
+        let plugin = host.pluginCommands
+        if !plugin.isEmpty {
+            lines.append("Commands of plugins:")
+            lines += Self.listing(plugin.map { ($0.usageLine, $0.summary) }, column: Self.commands.map(\.usage.count).max() ?? 0,
+                                  width: lineWidth)
+        }
         lines += FluxReference.wrap("Tab completes commands, names and Lua fields; Ctrl-C stops a running script; Ctrl-D leaves. :help flux lists the functions of the flux module.", width: lineWidth)
         print(lines.joined(separator: "\n"))
     }

@@ -35,19 +35,47 @@ extension Shell {
         }
     }
 
-    /// `:unload plugin`.
-    func unload(_ name: String) throws {
-        try host.unloadPlugin(named: name)
-        print("unloaded \(name)")
+    /// `:unload plugin`, or `:unload! plugin` with the plugins that require it.
+    func unload(_ name: String, dependants: Bool = false) throws {
+        let unloaded = try host.unloadPlugin(named: name, dependants: dependants)
+        print(unloaded.map { "unloaded \($0)" }.joined(separator: "\n"))
     }
 
-    /// `:plugins`: each plugin's path, what it owns and its last error.
+    /// A command a plugin defined with `flux.command`: its `run` gets the rest of the line. Ctrl-C stops
+    /// it; its error is shown with the traceback and counted in `:errors`.
+    ///
+    /// - Returns: false when it failed; the error has been written.
+    func runPluginCommand(_ command: PluginCommand, text: String) -> Bool {
+        followTerminalWidth()
+        defer { acknowledge() }
+        do {
+            if let result = try host.run(command, text: text) { print(result) }
+            return true
+        } catch {
+            writeError("error in :\(command.name) (\(command.owner)): " + host.describe(error) + "\n")
+            return false
+        }
+    }
+
+    /// `:plugins`: each plugin's version, dependencies, options as set and state, its path, what it owns
+    /// and its last error; then the plugins refused (a dependency missing, a cycle).
     func listPlugins() {
         let plugins = host.plugins
-        guard !plugins.isEmpty else { return print("no plugins loaded (load one with :load <file>)") }
+        let refused = host.pluginErrors.filter { name, _ in !plugins.contains { $0.name == name } }.sorted { $0.key < $1.key }
+        guard !plugins.isEmpty || !refused.isEmpty else { return print("no plugins loaded (load one with :load <file>)") }
         var lines: [String] = []
         for plugin in plugins {
-            lines.append("\(plugin.name)  \(plugin.path)")
+            let version = plugin.manifest?.version.map { " \($0)" } ?? ""
+            let state = host.pluginErrors[plugin.name] == nil ? "loaded" : "failed"
+            lines.append("\(plugin.name)\(version)  \(state)  \(plugin.path)")
+            if let manifest = plugin.manifest {
+                if !manifest.requires.isEmpty { lines.append("  requires: " + manifest.requires.map(\.description).joined(separator: ", ")) }
+                if let options = host.options(ofPlugin: plugin.name), !options.isEmpty {
+                    lines.append("  options: " + options.sorted { $0.key < $1.key }.map { "\($0.key) = \(describe($0.value))" }.joined(separator: ", "))
+                }
+            }
+            let commands = host.pluginCommands.filter { $0.owner == plugin.owner }.map { ":" + $0.name }
+            if !commands.isEmpty { lines.append("  commands: " + commands.joined(separator: ", ")) }
             let owned = host.owned(by: plugin.owner)
             lines.append("  stores: \(owned.stores.isEmpty ? "none" : owned.stores.joined(separator: ", "))")
             lines.append("  views: \(owned.views.isEmpty ? "none" : owned.views.joined(separator: ", "))")
@@ -56,6 +84,9 @@ extension Shell {
             if let error = host.pluginErrors[plugin.name] {
                 lines.append("  last error: " + error.split(separator: "\n", maxSplits: 1).first.map(String.init)!)
             }
+        }
+        for (name, reason) in refused {
+            lines.append("\(name)  not loaded: \(reason.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "")")
         }
         print(lines.joined(separator: "\n"))
     }
@@ -70,5 +101,23 @@ extension Shell {
             return String(repeating: " ", count: width - count.count) + count + "  " + error.source + ": "
                 + (error.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "")
         }.joined(separator: "\n"))
+    }
+}
+
+extension Shell {
+    /// What Tab offers for the arguments of a plugin's command: what its `complete(prefix, text)`
+    /// returns. An error, or a list that is not of strings, is written and offers nothing; a list longer
+    /// than ``FluxHost/maximumCompletions`` is cut, with a note.
+    func pluginCommandCompletions(named name: String, typed line: Substring, word: String) -> Completions {
+        guard let command = host.pluginCommand(named: name), command.completes else { return .none }
+        let text = String(line.drop(while: \.isBlank).dropFirst(name.count + 1).drop(while: \.isBlank))
+        do {
+            let (candidates, note) = try host.completions(of: command, prefix: word, text: text)
+            if let note { writeError("\n" + note + "\n") }
+            return .words(candidates)
+        } catch {
+            writeError("\nerror in complete of :\(command.name) (\(command.owner)): \(FluxHost.describe(error).split(separator: "\n").first ?? "")\n")
+            return .none
+        }
     }
 }

@@ -68,7 +68,11 @@ extension Shell {
             guard let name = arguments.whole() else { throw arguments.usage }
             try shell.unload(name)
         },
-        ShellCommand("plugins", "", "list the plugins: path, what each owns, its last error") { shell, arguments in
+        ShellCommand("unload!", "<plugin>", "unload a plugin and every plugin that requires it", completes: [.plugin]) { shell, arguments in
+            guard let name = arguments.whole() else { throw arguments.usage }
+            try shell.unload(name, dependants: true)
+        },
+        ShellCommand("plugins", "", "list the plugins: version, dependencies, options as set, state, path, what each owns, its last error") { shell, arguments in
             try arguments.none()
             shell.listPlugins()
         },
@@ -95,6 +99,10 @@ extension Shell {
             let words = try arguments.words(1 ... 2)
             try shell.export(to: words[0], range: words.count == 2 ? words[1] : nil)
         },
+        ShellCommand("health", "", "check the shell (Lua, readline, libuv, session, history, terminal, config) and each plugin: ok, warning or error with advice") { shell, arguments in
+            try arguments.none()
+            try shell.checkHealth()
+        },
         ShellCommand("quit", "", "leave the shell (Ctrl-D does too)") { shell, arguments in
             try arguments.none()
             shell.stopRecording()
@@ -115,6 +123,9 @@ extension Shell {
         let body = line.dropFirst() // the colon
         let name = String(body.prefix { !$0.isBlank })
         guard let command = Self.commands.first(where: { $0.name == name }) else {
+            if let command = host.pluginCommand(named: name) {
+                return runPluginCommand(command, text: String(body.dropFirst(name.count)))
+            }
             reportMessage(name.isEmpty ? "a command name must follow ':' (try :help)"
                                        : "unknown command ':\(name)' (try :help)")
             return false

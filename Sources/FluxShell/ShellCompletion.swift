@@ -17,8 +17,10 @@ extension Shell {
         }
         let words = lead.split(whereSeparator: \.isBlank)
         let typingName = !lead.contains(where: \.isBlank)
-        if typingName { return .words(Self.commands.map { ":" + $0.name }) }
-        guard let command = Self.command(named: String(words[0])) else { return .none }
+        if typingName { return .words(Self.commands.map { ":" + $0.name } + host.pluginCommands.map { ":" + $0.name }) }
+        guard let command = Self.command(named: String(words[0])) else {
+            return pluginCommandCompletions(named: String(words[0].dropFirst()), typed: lead, word: word)
+        }
         // A payload: the fields of the action named by the word before it, once its `{` is typed.
         if let payload = command.completes.firstIndex(of: .payload), payload >= 1, words.count > payload,
            let brace = lead.firstIndex(of: "{") {
@@ -42,7 +44,7 @@ extension Shell {
         case .plugin: return .words(host.plugins.map(\.name))
         case .file: return .files
         case .payload: return .none
-        case .topic: return .words(Self.commands.map(\.name) + ["flux"] + FluxReference.functions.map { "flux." + $0.name })
+        case .topic: return .words(Self.commands.map(\.name) + host.pluginCommands.map(\.name) + ["flux"] + FluxReference.functions.map { "flux." + $0.name })
         case let .word(words): return .words(words)
         }
     }

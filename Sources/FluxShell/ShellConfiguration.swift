@@ -25,6 +25,10 @@ public struct ShellConfiguration: Sendable {
     /// no limit (the REPL, where Ctrl-C stops a runaway script).
     public var instructionBudget: Int?
 
+    /// The user's config (`init.lua`, and the plugins folder beside it) run at start; nil for none, as
+    /// `fluxsh --clean`, `fluxsh run` and `fluxsh test` start.
+    public var userConfig: UserConfig?
+
     /// The session whose stores, journal and undo history are restored at start and saved after every
     /// input; nil for none.
     public var session: SessionChoice?

@@ -79,6 +79,8 @@ public final class FluxHost {
     let errorThrottle = ErrorThrottle()
     /// How many Lua view providers are running: while one is, dispatch, undo and redo are refused.
     var rendering = 0
+    /// Plugins' commands, event handlers, APIs and options (``PluginExtras``).
+    let pluginExtras = PluginExtras()
 
     /// A host for `dispatcher`'s stores, with the `flux` module installed in `vm` (a global, and
     /// `require "flux"`).

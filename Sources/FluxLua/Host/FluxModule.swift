@@ -33,6 +33,11 @@ extension FluxHost {
             ("watch", { try $0.watch($1) }),
             // Live views (FluxHost+Pilot)
             ("pilot", { try $0.pilot($1) }),
+            // Plugins: commands, events, options (Plugin/PluginExtras)
+            ("command", { try $0.defineCommand($1) }),
+            ("on_event", { try $0.onEvent($1) }),
+            ("configure", { try $0.configure($1) }),
+            ("options", { try $0.readOptions($1) }),
         ]
         for (name, body) in functions { function(name, body) }
         // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,
@@ -46,6 +51,7 @@ extension FluxHost {
         }, keyedBy: resolver.names, entry: { state, context, id in
             FluxHost.dispatchResolved(on: LuaStack(state!), reference: context!, id: Int(id))
         }, context: reference)
+        installPluginRequire()
         lua.top = 0
     }
 

@@ -10,6 +10,8 @@ public struct Plugin: Equatable, Sendable {
     public let folder: String?
     /// The file that is run, as the path it was loaded by names it: what messages show.
     public let path: String
+    /// What a folder's `manifest.lua` declares (name, version, dependencies, options), if it has one.
+    public let manifest: PluginManifest?
 
     /// The plugin at `path` (a `.lua` file or a folder holding `init.lua`).
     ///
@@ -28,7 +30,12 @@ public struct Plugin: Equatable, Sendable {
             guard FileManager.default.fileExists(atPath: entry) else {
                 throw FluxScriptError("plugin folder \(path) has no init.lua")
             }
-            self.name = Name.normalized(url.lastPathComponent)
+            do {
+                manifest = try PluginManifest.read(folder: url.path, defaultName: Name.normalized(url.lastPathComponent))
+            } catch {
+                throw FluxScriptError(error.message)
+            }
+            self.name = manifest?.name ?? Name.normalized(url.lastPathComponent)
             self.entry = entry
             self.folder = url.path
             self.path = (path as NSString).appendingPathComponent("init.lua")
@@ -37,6 +44,7 @@ public struct Plugin: Equatable, Sendable {
             self.entry = url.path
             self.folder = nil
             self.path = path
+            self.manifest = nil
         }
     }
 
@@ -62,6 +70,7 @@ extension FluxHost {
             }
             return try reload(loaded)
         }
+        try checkDependencies(of: plugin)
         plugins.append(plugin)
         try reload(plugin)
     }
@@ -69,49 +78,39 @@ extension FluxHost {
     /// Unloads the plugin called `name`: its stores, views and actions go (dispatching one of its actions
     /// is `unknown action`), its subscriptions end, and it is no longer listed.
     ///
-    /// - Throws: when no plugin has that name, or when it is running now (a plugin's file cannot unload
-    ///   itself halfway).
-    public func unloadPlugin(named name: String) throws {
+    /// - Parameter dependants: Whether the plugins that require it (directly or not) are unloaded too,
+    ///   first; without it, a plugin others require is not unloaded.
+    /// - Returns: the plugins unloaded, `name` last.
+    /// - Throws: when no plugin has that name, when it is running now (a plugin's file cannot unload
+    ///   itself halfway), or when others require it and `dependants` is false.
+    @discardableResult
+    public func unloadPlugin(named name: String, dependants: Bool = false) throws -> [String] {
         guard let plugin = plugins.first(where: { $0.name == name }) else {
             throw FluxScriptError("unknown plugin '\(name)' (loaded: \(plugins.isEmpty ? "none" : plugins.map(\.name).joined(separator: ", ")))")
         }
         guard runningOwner != plugin.owner else { throw FluxScriptError("plugin \(name) is running: it cannot be unloaded now") }
+        let needing = self.dependants(of: name)
+        if !needing.isEmpty {
+            guard dependants else {
+                throw FluxScriptError("plugin \(name) is required by \(needing.joined(separator: ", ")): unload \(needing.count == 1 ? "it" : "them") first, or use :unload! \(name) to unload \(needing.count == 1 ? "it" : "them") too")
+            }
+            for other in needing where plugins.contains(where: { $0.name == other }) { try unloadPlugin(named: other, dependants: true) }
+        }
         // A run that defines nothing, replacing the last one: everything the plugin owned goes.
         PluginRun().replace(PluginRun.Snapshot(of: plugin.owner, in: self), in: self)
         plugins.removeAll { $0 == plugin }
         pluginErrors[name] = nil
         pluginEnvironments[name] = nil
+        removeExtras(of: plugin)
+        fire("plugin_unloaded", name)
+        return needing + [name]
     }
 
-    /// Loads every plugin in `directory` (its `.lua` files and folders with `init.lua`), in name order.
-    /// A plugin that fails is reported and does not stop the others.
-    ///
-    /// - Parameter settled: Called after each plugin, loaded or not: the shell takes the Ctrl-C that
-    ///   stopped one there, so the next Ctrl-C stops the next plugin rather than ending the shell.
-    /// - Returns: how many loaded without error.
+    /// Loads every plugin in `directory` (its `.lua` files and folders with `init.lua`), dependencies
+    /// first, else in name order (``loadPlugins(in:settled:)-([String],_)``).
     @discardableResult
     public func loadPlugins(in directory: String, settled: () -> Void = {}) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            report("cannot read plugin folder \(directory)")
-            return 0
-        }
-        var loaded = 0
-        for name in names.sorted() where !name.hasPrefix(".") {
-            let path = (directory as NSString).appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            guard name.hasSuffix(".lua") || (exists && isDirectory.boolValue
-                && FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("init.lua"))) else { continue }
-            do {
-                try loadPlugin(at: path)
-                loaded += 1
-            } catch {
-                report("plugin \(name) failed to load: \(Self.describe(error))")
-            }
-            settled()
-        }
-        flushErrors()
-        return loaded
+        loadPlugins(in: [directory], settled: settled)
     }
 
     /// Runs a plugin's file afresh, with a fresh cache of its own modules, as one transaction.
@@ -121,6 +120,9 @@ extension FluxHost {
     /// fails, every store, view, action and subscription of the plugin is as it was before, and the
     /// error (with file and line) is thrown and kept for `:plugins`.
     public func reload(_ plugin: Plugin) throws {
+        var loaded = false
+        // After the owner is put back: the handlers run as themselves, not as this plugin.
+        defer { if loaded { fire("plugin_loaded", plugin.name) } }
         let before = PluginRun.Snapshot(of: plugin.owner, in: self)
         let outerOwner = runningOwner, outerRun = pluginRun
         runningOwner = plugin.owner
@@ -130,11 +132,15 @@ extension FluxHost {
             pluginRun = outerRun
         }
         do {
-            let environment = try runPluginFile(plugin)
+            try beginExtras(of: plugin)
+            let (environment, export) = try runPluginFile(plugin)
             pluginRun?.replace(before, in: self)
             pluginEnvironments[plugin.name] = environment
+            commitExtras(of: plugin, export: export)
             pluginErrors[plugin.name] = nil
+            loaded = true
         } catch {
+            discardExtras(of: plugin)
             before.restore(in: self)
             let error = Self.located(error)
             pluginErrors[plugin.name] = Self.describe(error)
@@ -153,8 +159,9 @@ extension FluxHost {
         return error
     }
 
-    /// Runs the plugin's file in a new global environment of its own; returns that environment.
-    private func runPluginFile(_ plugin: Plugin) throws -> LuaRef {
+    /// Runs the plugin's file in a new global environment of its own; returns that environment and what
+    /// the file returned (its API), if anything.
+    private func runPluginFile(_ plugin: Plugin) throws -> (environment: LuaRef, export: LuaRef?) {
         guard let pluginLoader else { throw FluxScriptError("cannot run plugin \(plugin.name): the plugin loader did not start") }
         let source = try Self.readSource(plugin.entry)
         let prepared = try vm.call(pluginLoader, results: 2, arguments: { lua in
@@ -170,8 +177,10 @@ extension FluxHost {
         }.get()
         // Run by the host, not the loader: a traceback shows the plugin's frames, none of the loader's, and
         // a file that does not compile is a syntax error with none at all.
-        try vm.call(prepared.chunk) { _ in }
-        return prepared.environment
+        let export = try vm.call(prepared.chunk, results: 1) { lua, results in
+            lua.isNil(at: results.lowerBound) ? nil : lua.ref(at: results.lowerBound)
+        }
+        return (prepared.environment, export)
     }
 
     /// Starts the Lua side of plugins (``PluginLoader``).

@@ -75,6 +75,22 @@ enum FluxReference {
         FluxFunction(name: "print", signature: "flux.print(...)",
                      summary: "prints its arguments as the prompt prints results: strings as they are, other values as `flux.inspect` writes them, tab-separated",
                      example: "flux.print(flux.state(\"ticTacToe\"))"),
+
+        FluxFunction(name: "command", signature: "flux.command{name, run, complete, usage, summary}",
+                     summary: "defines the `:` command `:name`, owned like a store (gone on `:unload`, replaced on `:reload`): `run(args)` gets the text after the name as `args.text` and its words as `args[1]`…, and a string it returns is printed; `complete(prefix, text)` returns the candidates Tab offers; `:help` lists it",
+                     example: "flux.command{name = \"greet\", usage = \"<name>\", summary = \"say hello\", run = function(args) return \"hello \" .. args.text end}"),
+        FluxFunction(name: "exec", signature: "flux.exec(line)",
+                     summary: "runs a `:` command as if typed (`:load`, a plugin's command, `:health`): what it prints is printed; its error is a Lua error with the message it would show",
+                     example: "flux.exec(\":load plugins/z_stats\")"),
+        FluxFunction(name: "on_event", signature: "flux.on_event(name, fn)",
+                     summary: "calls `fn(name, plugin)` when the event happens: `start` (config, plugins and session loaded), `quit` (before the shell exits), `plugin_loaded`, `plugin_unloaded`, `session_restored`; owned like a subscription, errors counted in `:errors`",
+                     example: "flux.on_event(\"quit\", function() print(\"bye\") end)"),
+        FluxFunction(name: "configure", signature: "flux.configure(plugin, options)",
+                     summary: "sets options of a plugin before it loads (in the user's init.lua): only keys its manifest declares, each of the default's type",
+                     example: "flux.configure(\"z_stats\", {window = 20})"),
+        FluxFunction(name: "options", signature: "flux.options([plugin])",
+                     summary: "a plugin's options: its manifest's defaults with what `flux.configure` set over them (the running plugin's without a name)",
+                     example: "local window = flux.options(\"z_stats\").window"),
     ]
 
     /// The function called `name` (`dispatch` or `flux.dispatch`).

@@ -39,11 +39,20 @@ enum FluxshProcess {
     static func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = NSTemporaryDirectory()
+        // Never the developer's own init.lua and plugins: an empty config folder.
+        environment["XDG_CONFIG_HOME"] = emptyConfigHome
         environment.removeValue(forKey: "LUA_INIT")
         environment.removeValue(forKey: "LUA_INIT_5_4")
         environment.merge(extra) { _, new in new }
         return environment
     }
+
+    /// A config folder with no `fluxsh/` in it, made once per test run.
+    static let emptyConfigHome: String = {
+        let folder = NSTemporaryDirectory() + "fluxsh-no-config-\(ProcessInfo.processInfo.processIdentifier)"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }()
 
     struct Result {
         var status: Int32
@@ -58,7 +67,9 @@ enum FluxshProcess {
     /// disk that is full.
     static func run(_ arguments: [String], input: String = "", in directory: String? = nil,
                     environment extra: [String: String] = [:], interruptAfter: TimeInterval? = nil,
-                    interrupts: Int = 1, killAfter: TimeInterval? = nil, fileSizeLimit: Int? = nil) throws -> Result {
+                    interrupts: Int = 1, killAfter: TimeInterval? = nil, fileSizeLimit: Int? = nil,
+                    executable: String? = nil) throws -> Result {
+        let path = executable ?? path
         let process = Process()
         if let fileSizeLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
