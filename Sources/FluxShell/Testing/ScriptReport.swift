@@ -99,6 +99,7 @@ struct ScriptReportText {
         let tests = reports.flatMap(\.tests)
         guard !tests.isEmpty else { return nil }
         func count(_ status: SpecResult.Status) -> Int { tests.filter { $0.status == status }.count }
+        if count(.listed) == tests.count { return "\(tests.count) tests\n" }
         var line = "\(tests.count) tests: \(count(.passed)) passed, \(count(.failed)) failed"
         if count(.pending) > 0 { line += ", \(count(.pending)) pending" }
         return line + "\n"
