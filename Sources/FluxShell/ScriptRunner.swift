@@ -231,9 +231,11 @@ public struct ScriptRunner {
     /// `error` call they raise with: it starts at the script's line.
     static func withoutShellFrames(_ lines: [String]) -> [String] {
         var kept: [String] = []
+        var inTraceback = false
         for line in lines {
             let frame = line.trimmingCharacters(in: .whitespaces)
-            if frame.hasPrefix("fluxsh:") {
+            if line == "stack traceback:" { inTraceback = true }
+            if inTraceback, frame.hasPrefix("fluxsh:") {
                 if kept.last?.trimmingCharacters(in: .whitespaces) == "[C]: in function 'error'" { kept.removeLast() }
                 continue
             }

@@ -99,8 +99,9 @@ struct ScriptReportText {
         let tests = reports.flatMap(\.tests)
         guard !tests.isEmpty else { return nil }
         func count(_ status: SpecResult.Status) -> Int { tests.filter { $0.status == status }.count }
-        if count(.listed) == tests.count { return "\(tests.count) tests\n" }
-        var line = "\(tests.count) tests: \(count(.passed)) passed, \(count(.failed)) failed"
+        let total = "\(tests.count) test\(tests.count == 1 ? "" : "s")"
+        if count(.listed) == tests.count { return total + "\n" }
+        var line = "\(total): \(count(.passed)) passed, \(count(.failed)) failed"
         if count(.pending) > 0 { line += ", \(count(.pending)) pending" }
         return line + "\n"
     }

@@ -247,8 +247,8 @@ enum SpecPrelude {
       local out, i, j = {}, 1, 1
       while i <= n or j <= m do
         if i <= n and j <= m and a[i] == b[j] then out[#out + 1] = {" ", a[i]}; i = i + 1; j = j + 1
-        elseif j <= m and (i > n or lcs[i][j + 1] >= lcs[i + 1][j]) then out[#out + 1] = {"+", b[j]}; j = j + 1
-        else out[#out + 1] = {"-", a[i]}; i = i + 1 end
+        elseif i <= n and (j > m or lcs[i + 1][j] >= lcs[i][j + 1]) then out[#out + 1] = {"-", a[i]}; i = i + 1
+        else out[#out + 1] = {"+", b[j]}; j = j + 1 end
       end
       local shown = {}
       for k, line in ipairs(out) do
