@@ -1,14 +1,16 @@
 -- The annotation filter, driven from Lua.
 --
 -- Shows: a Lua view provider (flux.view) over a Swift store, actions sent with flux.dispatch, and
--- assertions on the store's state (flux.state) and on what the user sees (flux.model, flux.render).
+-- specs in the behavioural style (describe, before_each, it) asserting the store's state (flux.state),
+-- what the user sees (flux.model, flux.render) and, with flux.test_store, every change an action makes.
+-- Each `it` starts from the stores as its before_each calls left them: stores are reset between tests.
 -- The rules checked are the feature's own:
 --   * "Clear" is enabled exactly while a filter is on (state.isFiltering);
 --   * turning on an issue filter (status, assignee) turns on the "Issues" type filter too, since
 --     filtering issues by status makes no sense while issues are hidden;
 --   * resetting a group touches only that group; resetting everything stops filtering.
 --
--- Run it alone with `fluxsh run examples/annotation_filter.lua`.
+-- Run it alone with `fluxsh run examples/annotation_filter.lua` (or `fluxsh test -v examples/annotation_filter.lua`).
 
 -- The groups as the store keeps them: the state field holding each group's filters, and its header.
 local groups = {
@@ -66,72 +68,134 @@ end
 
 local function toggle(kind) flux.dispatch("annotationFilter.toggleFilter", {filter = kind}) end
 
--- At rest: nothing filters, so "Clear" is disabled.
-expect(flux.state("annotationFilter").isFiltering, false, "isFiltering at rest")
-expect(clear_enabled(), false, "Clear at rest")
+describe("the annotation filter at rest", function()
+  it("does not filter", function()
+    expect(flux.state("annotationFilter").isFiltering, false)
+  end)
 
--- Toggling a filter turns it on, checks its row and enables "Clear".
-toggle("general.photo")
-expect(enabled("general.photo"), true, "photo filter")
-expect(flux.state("annotationFilter").isFiltering, true, "isFiltering after a toggle")
-expect(row(flux.model("filterList"), "general", "general.photo").accessory, "checkmark", "photo row")
-expect(clear_enabled(), true, "Clear while filtering")
+  it("disables Clear", function()
+    expect(clear_enabled(), false)
+  end)
+end)
 
--- Toggling it again turns it off, and with nothing else on, filtering stops.
-toggle("general.photo")
-expect(flux.state("annotationFilter").isFiltering, false, "isFiltering after toggling back")
-expect(clear_enabled(), false, "Clear after toggling back")
+describe("toggling a filter", function()
+  before_each(function() toggle("general.photo") end)
 
--- The issue rule: "Open issues only" turns the "Issues" type filter on with it.
-toggle("issues.status")
-expect(enabled("issues.status"), true, "status filter")
-expect(enabled("general.issueType"), true, "issue type follows the status filter")
-expect(row(flux.model("filterList"), "general", "general.issueType").accessory, "checkmark", "issue type row")
+  it("toggles the selected filter", function()
+    expect(enabled("general.photo"), true)
+    expect(row(flux.model("filterList"), "general", "general.photo").accessory, "checkmark", "photo row")
+  end)
 
--- ...whichever way the issue filter goes: with the type filter off, turning the status filter off
--- turns the type filter back on, so the issue filters never act on hidden issues.
-toggle("general.issueType")
-expect(enabled("general.issueType"), false, "issue type turned off by hand")
-toggle("issues.status")
-expect(enabled("issues.status"), false, "status filter off again")
-expect(enabled("general.issueType"), true, "issue type back on after an issue filter toggle")
+  it("enables filtering mode", function()
+    expect(flux.state("annotationFilter").isFiltering, true)
+    expect(clear_enabled(), true, "Clear while filtering")
+  end)
 
--- Resetting one group touches only that group.
-toggle("shareStatus.shared")
-flux.dispatch("annotationFilter.resetFiltersInGroup", {group = "general"})
-expect(enabled("general.issueType"), false, "general group reset")
-expect(enabled("shareStatus.shared"), true, "other groups untouched by a group reset")
-expect(clear_enabled(), true, "Clear while a group still filters")
+  context("when toggling it again", function()
+    before_each(function() toggle("general.photo") end)
 
--- "Clear" resets everything: no filter on, filtering stops, the button disables itself.
-flux.dispatch("annotationFilter.resetFilters")
-local state = flux.state("annotationFilter")
-expect(state.isFiltering, false, "isFiltering after reset")
-for _, field in ipairs{"shareStatusFilters", "issueFilters", "generalFilters"} do
-  for _, filter in ipairs(state[field]) do expect(filter.enabled, false, filter.id .. " after reset") end
-end
-expect(clear_enabled(), false, "Clear after reset")
+    it("stops filtering, with nothing else on", function()
+      expect(flux.state("annotationFilter").isFiltering, false)
+      expect(clear_enabled(), false, "Clear after toggling back")
+    end)
+  end)
 
--- Entering a group shows its details; leaving goes back to the overview (no group selected).
-flux.dispatch("annotationFilter.enterFilterGroup", {group = "issues"})
-expect(flux.state("annotationFilter").selectedFilterGroup, "issues", "selected group")
-flux.dispatch("annotationFilter.leaveFilterGroup")
-expect(flux.state("annotationFilter").selectedFilterGroup, nil, "selected group after leaving")
+  context("when subsequently resetting filters", function()
+    before_each(function() flux.dispatch("annotationFilter.resetFilters") end)
 
--- A filter id that does not exist is refused with the list of valid ones, and changes nothing.
-local before = flux.state("annotationFilter")
-expect_error(function() toggle("issues.colour") end, "unknown filter 'issues.colour'")
-expect(flux.state("annotationFilter"), before, "state after a refused toggle")
+    it("deactivates previously active filters and stops filter mode", function()
+      local state = flux.state("annotationFilter")
+      expect(state.isFiltering, false)
+      for _, field in ipairs{"shareStatusFilters", "issueFilters", "generalFilters"} do
+        for _, filter in ipairs(state[field]) do expect(filter.enabled, false, filter.id) end
+      end
+      expect(clear_enabled(), false, "Clear after reset")
+    end)
+  end)
+end)
 
--- The Lua view agrees with the shipped Swift view on every filter row.
-toggle("issues.assignedToMe")
-local swift, lua = flux.model("annotationFilter"), flux.model("filterList")
-for i, section in ipairs(swift.sections) do
-  expect(lua.sections[i].cells, section.cells, "rows of section " .. section.id)
-  expect(lua.sections[i].header, section.header, "header of section " .. section.id)
-end
+describe("an issue filter", function()
+  -- Filtering issues by status makes no sense while issues are hidden.
+  it("turns the Issues type filter on with it", function()
+    toggle("issues.status")
+    expect(enabled("issues.status"), true)
+    expect(enabled("general.issueType"), true)
+    expect(row(flux.model("filterList"), "general", "general.issueType").accessory, "checkmark", "issue type row")
+  end)
 
--- The rendered text is what a user reads: checked filters and the section headers.
-local text = flux.render("filterList", 60)
-assert(text:find("Assigned to me", 1, true), "the rendered list names the filter")
-assert(text:find("Share Status", 1, true), "the rendered list shows the group headers")
+  it("turns the type filter back on whichever way it goes", function()
+    toggle("issues.status")
+    toggle("general.issueType")
+    expect(enabled("general.issueType"), false, "issue type turned off by hand")
+    toggle("issues.status")
+    expect(enabled("issues.status"), false, "status filter off again")
+    expect(enabled("general.issueType"), true, "issue type back on")
+  end)
+
+  -- Every change the action makes, stated: any other change, or a missing one, fails with the diff.
+  it("changes exactly the status filter, the type filter and filtering mode", function()
+    local t = flux.test_store("annotationFilter")
+    t:dispatch("annotationFilter.toggleFilter", {filter = "issues.status"}, function(s)
+      s.issueFilters[2].enabled = true       -- "Open issues only"
+      s.generalFilters[1].enabled = true     -- "Issues"
+      s.isFiltering = true
+    end)
+  end)
+end)
+
+describe("resetting one group", function()
+  before_each(function()
+    toggle("issues.status")
+    toggle("shareStatus.shared")
+    flux.dispatch("annotationFilter.resetFiltersInGroup", {group = "general"})
+  end)
+
+  it("resets that group's filters", function()
+    expect(enabled("general.issueType"), false)
+  end)
+
+  it("leaves the other groups as they were", function()
+    expect(enabled("shareStatus.shared"), true)
+    expect(clear_enabled(), true, "Clear while a group still filters")
+  end)
+end)
+
+describe("entering a filter group", function()
+  before_each(function() flux.dispatch("annotationFilter.enterFilterGroup", {group = "issues"}) end)
+
+  it("selects the group, to show its details", function()
+    expect(flux.state("annotationFilter").selectedFilterGroup, "issues")
+  end)
+
+  it("goes back to the overview when leaving", function()
+    flux.dispatch("annotationFilter.leaveFilterGroup")
+    expect(flux.state("annotationFilter").selectedFilterGroup, nil)
+  end)
+end)
+
+describe("an unknown filter", function()
+  it("is refused with the valid ones named, and changes nothing", function()
+    local before = flux.state("annotationFilter")
+    expect_error(function() toggle("issues.colour") end, "unknown filter 'issues.colour'")
+    expect(flux.state("annotationFilter"), before)
+  end)
+end)
+
+describe("the Lua view", function()
+  before_each(function() toggle("issues.assignedToMe") end)
+
+  it("agrees with the shipped Swift view on every filter row", function()
+    local swift, lua = flux.model("annotationFilter"), flux.model("filterList")
+    for i, section in ipairs(swift.sections) do
+      expect(lua.sections[i].cells, section.cells, "rows of section " .. section.id)
+      expect(lua.sections[i].header, section.header, "header of section " .. section.id)
+    end
+  end)
+
+  -- The rendered text is what a user reads: checked filters and the section headers.
+  it("renders the checked filters under their headers", function()
+    local text = flux.render("filterList", 60)
+    assert(text:find("Assigned to me", 1, true), "the rendered list names the filter")
+    assert(text:find("Share Status", 1, true), "the rendered list shows the group headers")
+  end)
+end)

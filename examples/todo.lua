@@ -6,7 +6,8 @@
 -- a `flux.view` view provider, and a subscriber that keeps a count and dispatches a follow-up
 -- action — queued by the dispatcher and run right after the action it reacts to.
 --
--- Run it alone with `fluxsh run examples/todo.lua`.
+-- The checks are specs (describe, before_each, it): each test starts from the stores as the script's
+-- top level left them. Run it alone with `fluxsh run examples/todo.lua`.
 
 -- The index of item `id` in `state.items`, or an error the caller sees as the dispatch's error.
 local function find(state, id)
@@ -96,64 +97,98 @@ local sub <close> = flux.subscribe("todo", function(state, previous)
   remaining = count
 end)
 
--- The store's actions are known by name, like those of the Swift stores.
-expect(flux.actions("todo"), {"todo.add", "todo.clearDone", "todo.remove", "todo.toggle"}, "actions")
+local function add(...)
+  for _, title in ipairs{...} do flux.dispatch("todo.add", {title = title}) end
+end
 
--- Add three items.
-flux.dispatch("todo.add", {title = "Buy milk"})
-flux.dispatch("todo.add", {title = "  Write report "})
-flux.dispatch{type = "todo.add", title = "Call plumber"}
-expect(remaining, 3, "open items after adding three")
-expect(flux.state("todo").items[2], {id = 2, title = "Write report", done = false}, "second item (title trimmed)")
+describe("a to-do list", function()
+  -- The store's actions are known by name, like those of the Swift stores.
+  it("knows its actions by name", function()
+    expect(flux.actions("todo"), {"todo.add", "todo.clearDone", "todo.remove", "todo.toggle"})
+  end)
 
--- A refused action changes nothing, and the caller gets the handler's message.
-local before = flux.state("todo")
-expect_error(function() flux.dispatch("todo.add", {title = "   "}) end, "a todo needs a title")
-expect_error(function() flux.dispatch("todo.toggle", {id = 42}) end, "no todo #42")
-expect(flux.state("todo"), before, "state after refused actions")
-expect(flux.state("todoLog").added, 3, "the log's count was rolled back with the refused item")
+  describe("adding items", function()
+    before_each(function()
+      add("Buy milk", "  Write report ")
+      flux.dispatch{type = "todo.add", title = "Call plumber"}
+    end)
 
--- Ticking items off moves them to "Done"; the subscriber's count follows.
-flux.dispatch("todo.toggle", {id = 1})
-flux.dispatch("todo.toggle", {id = 3})
-expect(remaining, 1, "open items after two are done")
-local model = flux.model("todo")
-expect(model.sections[1].header, "To do (1)", "open section header")
-expect(model.sections[1].cells[1].title, "Write report", "the one open item")
-expect({model.sections[2].cells[1].title, model.sections[2].cells[2].title}, {"Buy milk", "Call plumber"}, "done items")
-expect(model.sections[2].cells[1].accessory, "checkmark", "a done item is checked")
-expect(flux.state("todoLog").messages, {}, "nothing to report yet")
+    it("keeps them open, the subscriber counting them", function()
+      expect(remaining, 3)
+      expect(flux.state("todo").items[2], {id = 2, title = "Write report", done = false}, "title trimmed")
+    end)
 
--- Finishing the last one makes the subscriber dispatch its follow-up, which has run by the time
--- the dispatch returns.
-flux.dispatch("todo.toggle", {id = 2})
-expect(remaining, 0, "no open items")
-expect(flux.state("todoLog"), {added = 3, messages = {"all done"}}, "the follow-up ran (and the refused add left no trace)")
+    -- A refused action changes nothing, and the caller gets the handler's message.
+    it("refuses an empty title or an unknown id, changing nothing", function()
+      local before = flux.state("todo")
+      expect_error(function() flux.dispatch("todo.add", {title = "   "}) end, "a todo needs a title")
+      expect_error(function() flux.dispatch("todo.toggle", {id = 42}) end, "no todo #42")
+      expect(flux.state("todo"), before)
+      expect(flux.state("todoLog").added, 3, "the log's count was rolled back with the refused item")
+    end)
 
--- Undo goes back one action at a time: the follow-up was an action of its own, so it goes first.
-flux.undo()
-expect(flux.state("todoLog").messages, {}, "undo takes back the follow-up")
-flux.undo()
-expect(remaining, 1, "undo takes back the last toggle")
+    -- Declared payload fields are checked like a Swift action's.
+    it("checks the payload's declared fields", function()
+      expect_error(function() flux.dispatch("todo.add", {title = "x", colour = "red"}) end, "unknown field")
+      expect_error(function() flux.dispatch("todo.toggle", {id = "one"}) end, "'id'")
+    end)
 
--- Clearing done items leaves the open one; the rendered list shows it.
-flux.dispatch("todo.clearDone")
-expect(#flux.state("todo").items, 1, "items after clearing done ones")
-local text = flux.render("todo", 40)
-assert(text:find("To do (1)", 1, true) and text:find("Write report", 1, true), text)
-assert(not text:find("Buy milk", 1, true), "a cleared item is gone from the list")
+    context("when two are ticked off", function()
+      before_each(function()
+        flux.dispatch("todo.toggle", {id = 1})
+        flux.dispatch("todo.toggle", {id = 3})
+      end)
 
--- Removing the last item empties the list.
-flux.dispatch("todo.remove", {id = 2})
-expect(flux.model("todo").sections[1], {id = "open", header = "To do (0)", height = 28, cells = {}}, "empty list")
+      it("moves them to Done, checked", function()
+        expect(remaining, 1)
+        local model = flux.model("todo")
+        expect(model.sections[1].header, "To do (1)", "open section header")
+        expect(model.sections[1].cells[1].title, "Write report", "the one open item")
+        expect({model.sections[2].cells[1].title, model.sections[2].cells[2].title}, {"Buy milk", "Call plumber"})
+        expect(model.sections[2].cells[1].accessory, "checkmark", "a done item is checked")
+        expect(flux.state("todoLog").messages, {}, "nothing to report yet")
+      end)
 
--- Two todos with the same title are two rows: cells are identified by the item's id, not the title.
-flux.dispatch("todo.add", {title = "Buy milk"})
-flux.dispatch("todo.add", {title = "Buy milk"})
-local cells = flux.model("todo").sections[1].cells
-expect({#cells, cells[1].title, cells[2].title}, {2, "Buy milk", "Buy milk"}, "two todos sharing a title")
-assert(cells[1].id ~= cells[2].id, "cell ids are unique")
+      -- Finishing the last one makes the subscriber dispatch its follow-up, which has run by the time
+      -- the dispatch returns; the log's test store receives it.
+      it("notes 'all done' when the last one is done", function()
+        local log = flux.test_store("todoLog")
+        log:dispatch("todo.toggle", {id = 2})
+        log:receive("todoLog.note", {text = "all done"}, function(s) s.messages = {"all done"} end)
+        expect(remaining, 0)
+      end)
 
--- Declared payload fields are checked like a Swift action's.
-expect_error(function() flux.dispatch("todo.add", {title = "x", colour = "red"}) end, "unknown field")
-expect_error(function() flux.dispatch("todo.toggle", {id = "one"}) end, "'id'")
+      -- Undo goes back one action at a time: the follow-up was an action of its own, so it goes first.
+      it("undoes the follow-up first, then the toggle", function()
+        flux.dispatch("todo.toggle", {id = 2})
+        flux.undo()
+        expect(flux.state("todoLog").messages, {}, "undo takes back the follow-up")
+        flux.undo()
+        expect(remaining, 1, "undo takes back the last toggle")
+      end)
+
+      -- Clearing done items leaves the open one; the rendered list shows it.
+      it("clears the done ones", function()
+        local t = flux.test_store("todo")
+        t:dispatch("todo.clearDone", function(s) s.items = {s.items[2]} end)
+        local text = flux.render("todo", 40)
+        assert(text:find("To do (1)", 1, true) and text:find("Write report", 1, true), text)
+        assert(not text:find("Buy milk", 1, true), "a cleared item is gone from the list")
+      end)
+    end)
+  end)
+
+  it("is empty again once its last item is removed", function()
+    add("Buy milk")
+    flux.dispatch("todo.remove", {id = 1})
+    expect(flux.model("todo").sections[1], {id = "open", header = "To do (0)", height = 28, cells = {}})
+  end)
+
+  -- Two todos with the same title are two rows: cells are identified by the item's id, not the title.
+  it("shows two todos sharing a title as two rows", function()
+    add("Buy milk", "Buy milk")
+    local cells = flux.model("todo").sections[1].cells
+    expect({#cells, cells[1].title, cells[2].title}, {2, "Buy milk", "Buy milk"})
+    assert(cells[1].id ~= cells[2].id, "cell ids are unique")
+  end)
+end)

@@ -212,8 +212,29 @@ extension Fluxsh {
 
         @OptionGroup var options: ShellOptions
 
-        @Option(help: ArgumentHelp("Run only the scripts whose path contains this text.", valueName: "pattern"))
+        @Option(help: ArgumentHelp("Run the scripts whose path contains this text, and of the others the tests whose name does.", valueName: "pattern"))
         var filter: String?
+
+        @Flag(name: .shortAndLong, help: "Show each test's time and a failed test's traceback.")
+        var verbose = false
+
+        @Flag(name: .customShort("x"), help: "Stop at the first failure.")
+        var exitFirst = false
+
+        @Flag(help: "List the tests instead of running them.")
+        var list = false
+
+        @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"))
+        var junit: String?
+
+        @Flag(help: "Write the results in the Test Anything Protocol.")
+        var tap = false
+
+        @Option(help: ArgumentHelp("How many scripts run at once (default: the number of cores).", valueName: "n"))
+        var jobs: Int?
+
+        @Flag(help: "Record the text expect_snapshot is given as its golden file.")
+        var updateSnapshots = false
 
         @Option(help: ArgumentHelp("The seconds a script may run before it fails (default 60).", valueName: "seconds"))
         var timeout: Double = 60
@@ -227,6 +248,7 @@ extension Fluxsh {
 
         func validate() throws {
             guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
             if options.session.name != nil || options.session.fresh {
                 throw ValidationError("test runs each script in a fresh shell: --session and --fresh do not apply")
             }
@@ -236,15 +258,25 @@ extension Fluxsh {
             var configuration = options.configuration
             configuration.color = false
             let runner = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr)
+            var test = TestOptions()
+            test.filter = filter
+            test.verbose = verbose
+            test.stopAtFirstFailure = exitFirst
+            test.listing = list
+            test.junit = junit
+            test.tap = tap
+            if let jobs { test.jobs = jobs }
+            test.updatingSnapshots = updateSnapshots
+            test.timeout = timeout
             let status: Int32
             if let report, paths.count == 1 {
-                status = runner.testOne(paths[0], report: report)
+                status = runner.testOne(paths[0], report: report, options: test)
             } else {
                 // Each script in a process of its own: an os.exit, a crash or a hang ends that one alone.
                 let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                     ?? CommandLine.arguments[0]
-                status = runner.test(paths, filter: filter, isolation: .process(
-                    executable: executable, arguments: ["test"] + options.arguments, timeout: timeout))
+                status = runner.test(paths, options: test, isolation: .process(
+                    executable: executable, arguments: ["test"] + options.arguments))
             }
             if status != 0 { throw ExitCode(status) }
         }

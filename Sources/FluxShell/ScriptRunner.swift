@@ -32,74 +32,128 @@ public struct ScriptRunner {
             reported = true
             writeError(text)
         }
+        // Specs in a script run as it runs, each test's line written as it ends; a failed test fails the run.
+        var failedTests = 0
+        var headings: [String] = []
+        let lines = ScriptReportText(verbose: true)
+        let specs = SpecRuntime.install(in: shell) { result in
+            if result.status == .failed { failedTests += 1 }
+            write(lines.lines(result, headings: &headings, indent: 0))
+        }
         guard shell.runInit() else { return 1 }
         for path in paths {
             do {
+                for setup in Self.setupFiles(for: path) { try shell.runScript(at: setup) }
                 try shell.runScript(at: path)
             } catch {
                 shell.reportError(error)
                 return 1
             }
         }
-        return reported ? 1 : 0
+        if let totals = ScriptReportText.testTotals([ScriptReport(script: "", tests: specs.results)]) { write(totals) }
+        withExtendedLifetime(specs) {}
+        return reported || failedTests > 0 ? 1 : 0
     }
 
     /// How `test` runs each script.
     public enum Isolation {
         /// In this process (for a child process running one script, and for specs).
         case none
-        /// In a process of its own, `executable test --report FILE …`, ended after `timeout` seconds: an
-        /// `os.exit`, a crash or a hang fails that script alone.
-        case process(executable: String, arguments: [String], timeout: TimeInterval)
+        /// In a process of its own, `executable test --report FILE …`: an `os.exit`, a crash or a hang
+        /// fails that script alone, and the script's children end with it (its process group is killed).
+        case process(executable: String, arguments: [String])
     }
 
     /// Runs each script of `paths` (files, or folders searched recursively for `.lua` files, in name
-    /// order) in a fresh shell, writing `ok` or `FAIL`, the time it took and the failure's place and
-    /// traceback for each, then always `N passed, N failed`.
+    /// order) in a fresh shell, up to `options.jobs` at once, writing for each, in that order, what it
+    /// printed and a block: `ok` or `FAIL`, the time it took, the failure's place and traceback or a line
+    /// per test; then, when scripts had tests, their totals; then always `N passed, N failed` (scripts).
     ///
-    /// A script fails when it raises an error or when an error nobody could catch is reported while it
-    /// runs (a subscriber's, a view's); isolated, also when it exits early, crashes or runs out of time.
+    /// A script fails when it raises an error, when a test of it fails, or when an error nobody could
+    /// catch is reported while it runs (a subscriber's, a view's); isolated, also when it exits early,
+    /// crashes or runs out of time.
     ///
-    /// - Parameter filter: When given, only scripts whose path contains it run.
     /// - Returns: 0 when every script passed (and there was at least one), else 1.
-    public func test(_ paths: [String], filter: String? = nil, isolation: Isolation = .none) -> Int32 {
+    public func test(_ paths: [String], options: TestOptions = TestOptions(), isolation: Isolation = .none) -> Int32 {
         var scripts: [String] = []
-        var failed = 0
+        var reports: [ScriptReport] = []
+        var missing = 0
         do {
             scripts = try Self.scripts(in: paths)
         } catch {
             writeError("\(error)\n")
-            failed += 1
+            missing += 1
         }
-        if let filter { scripts = scripts.filter { $0.contains(filter) } }
-        if scripts.isEmpty && failed == 0 {
-            writeError("no .lua scripts in \(paths.joined(separator: ", "))\(filter.map { " matching '\($0)'" } ?? "")\n")
+        if scripts.isEmpty && missing == 0 {
+            writeError("no .lua scripts in \(paths.joined(separator: ", "))\n")
         }
-        var passed = 0
-        let width = scripts.map(\.count).max() ?? 0
-        for script in scripts {
-            let start = Date()
-            let failure: String?
-            switch isolation {
-            case .none: failure = test(script)
-            case let .process(executable, arguments, timeout):
-                failure = Self.testInProcess(script, executable: executable, arguments: arguments, timeout: timeout)
+        let text = ScriptReportText(verbose: options.verbose, width: scripts.map(\.count).max() ?? 0)
+        var tap = ScriptReportTAP()
+        if options.tap { write("TAP version 13\n") }
+        let show: (ScriptReport) -> Void = { report in
+            if options.tap { return write(tap.text(report)) }
+            if !report.output.isEmpty { write(report.output) }
+            if !report.errors.isEmpty { writeError(report.errors) }
+            write(text.text(report))
+        }
+        // A script whose path holds the filter runs whole; another runs only the tests whose names hold it,
+        // and is left out when none does.
+        let testFilter: (String) -> String? = { script in
+            options.filter.flatMap { script.contains($0) ? nil : $0 }
+        }
+        let kept: (ScriptReport) -> Bool = { report in
+            testFilter(report.script) == nil || !report.tests.isEmpty
+        }
+        switch isolation {
+        case .none:
+            for script in scripts {
+                var spec = options.spec
+                spec.filter = testFilter(script)
+                let report = self.report(script, options: spec)
+                guard kept(report) else { continue }
+                reports.append(report)
+                show(report)
+                if options.stopAtFirstFailure && !report.passed { break }
             }
-            let time = Self.milliseconds(since: start)
-            if let failure {
-                failed += 1
-                write("FAIL  \(script.padding(toLength: width, withPad: " ", startingAt: 0))  \(time)  \(failure)\n")
-            } else {
-                passed += 1
-                write("ok    \(script.padding(toLength: width, withPad: " ", startingAt: 0))  \(time)\n")
+        case let .process(executable, arguments):
+            reports = TestScheduler(scripts: scripts, executable: executable, jobs: max(1, options.jobs),
+                                    timeout: options.timeout, stopAtFirstFailure: options.stopAtFirstFailure) { script in
+                var words = arguments
+                if let filter = testFilter(script) { words += ["--filter", filter] }
+                if options.stopAtFirstFailure { words.append("-x") }
+                if options.listing { words.append("--list") }
+                if options.updatingSnapshots { words.append("--update-snapshots") }
+                return words
+            }.run { report in
+                guard kept(report) else { return false }
+                show(report)
+                return true
             }
         }
-        write("\(passed) passed, \(failed) failed\n")
+        let passed = reports.filter(\.passed).count
+        let failed = reports.count - passed + missing
+        if let junit = options.junit {
+            do {
+                try Data(ScriptReportJUnit.xml(reports).utf8).write(to: URL(fileURLWithPath: junit))
+            } catch {
+                writeError("cannot write --junit \(junit): \(error.localizedDescription)\n")
+            }
+        }
+        if options.tap {
+            write("1..\(tap.count)\n# \(passed) passed, \(failed) failed\n")
+        } else {
+            if let totals = ScriptReportText.testTotals(reports) { write(totals) }
+            write("\(passed) passed, \(failed) failed\n")
+        }
         return failed == 0 && passed > 0 ? 0 : 1
     }
 
-    /// Runs one script in a fresh shell; the reason it failed (with its traceback), or nil.
-    func test(_ path: String) -> String? {
+    /// Runs one script in a fresh shell (after the `fluxsh-test.lua` files of its folders), its tests
+    /// with the spec runtime; `progress` hears the report after each test.
+    func report(_ path: String, options: SpecRuntime.Options = SpecRuntime.Options(),
+                progress: ((ScriptReport) -> Void)? = nil) -> ScriptReport {
+        var report = ScriptReport(script: path)
+        let start = Date()
         var reported: [String] = []
         var configuration = configuration
         configuration.instructionBudget = configuration.instructionBudget ?? Self.testBudget
@@ -107,59 +161,55 @@ public struct ScriptRunner {
         configuration.width = configuration.width ?? 80
         configuration.unicode = configuration.unicode ?? true
         let shell = Shell(configuration: configuration, write: write) { reported.append($0) }
+        let specs = SpecRuntime.install(in: shell, options: options) { result in
+            report.tests.append(result)
+            progress?(report)
+        }
+        defer { withExtendedLifetime(specs) {} }
         do {
+            for setup in Self.setupFiles(for: path) { try shell.runScript(at: setup) }
             try shell.runScript(at: path)
+            report.finished = true
         } catch {
-            return Self.failure(FluxHost.describe(error), in: path)
+            report.failure = Self.failure(FluxHost.describe(error), in: path)
         }
-        guard let first = reported.first else { return nil }
-        return Self.failure(first, in: path)
+        if report.failure == nil, let first = reported.first { report.failure = Self.failure(first, in: path) }
+        report.milliseconds = Date().timeIntervalSince(start) * 1000
+        return report
     }
 
-    /// Runs one script as `executable arguments --report FILE script` and reads its verdict from FILE.
-    static func testInProcess(_ path: String, executable: String, arguments: [String], timeout: TimeInterval) -> String? {
-        let report = NSTemporaryDirectory() + "fluxsh-test-\(getpid())-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: report) }
-        fflush(nil) // the child writes to the same output
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments + ["--report", report, path]
-        do {
-            try process.run()
-        } catch {
-            return "could not start \(executable): \(error.localizedDescription)"
+    /// The `--report` side: runs `path` here, writing its report to `file` as JSON after each test and
+    /// at the end.
+    public func testOne(_ path: String, report file: String, options: TestOptions = TestOptions()) -> Int32 {
+        func save(_ report: ScriptReport) -> Bool {
+            fflush(nil)
+            guard let data = try? JSONEncoder().encode(report) else { return false }
+            return FileManager.default.createFile(atPath: file, contents: data)
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            return "timed out after \(Self.seconds(timeout)) s (the budget; --timeout sets it)"
-        }
-        process.waitUntilExit()
-        if process.terminationReason == .uncaughtSignal {
-            let signal = process.terminationStatus
-            return "crashed with signal \(signal) (\(String(cString: strsignal(signal))))"
-        }
-        guard let verdict = FileManager.default.contents(atPath: report).map({ String(decoding: $0, as: UTF8.self) }) else {
-            return "ended before its last line, with exit status \(process.terminationStatus) (os.exit?)"
-        }
-        return verdict == "ok" ? nil : verdict
+        let report = report(path, options: options.spec) { _ = save($0) }
+        return save(report) ? 0 : 1
     }
 
-    /// The `--report` side: runs `path` here and writes `ok` or the failure to `report`.
-    public func testOne(_ path: String, report: String) -> Int32 {
-        let verdict = test(path) ?? "ok"
-        fflush(nil)
-        return FileManager.default.createFile(atPath: report, contents: Data(verdict.utf8)) ? 0 : 1
+    /// The setup files a script runs after: `fluxsh-test.lua` in each folder of its path, outermost first
+    /// (a relative path's folders; an absolute path's own folder).
+    static func setupFiles(for script: String) -> [String] {
+        var folders: [String] = []
+        var folder = (script as NSString).deletingLastPathComponent
+        while true {
+            folders.insert(folder, at: 0)
+            if script.hasPrefix("/") || folder.isEmpty || folder == "." || folder == "/" { break }
+            let parent = (folder as NSString).deletingLastPathComponent
+            if parent == folder { break }
+            folder = parent
+        }
+        return folders.map { $0.isEmpty ? setupName : $0 + "/" + setupName }
+            .filter { FileManager.default.fileExists(atPath: $0) }
     }
 
-    private static func milliseconds(since start: Date) -> String {
-        let ms = Int((Date().timeIntervalSince(start) * 1000).rounded())
-        return ms < 1000 ? "\(ms) ms" : String(format: "%.1f s", Double(ms) / 1000)
-    }
+    /// The name of a folder's setup file, which `fluxsh test` runs before each script of the folder.
+    public static let setupName = "fluxsh-test.lua"
 
-    private static func seconds(_ interval: TimeInterval) -> String {
+    static func seconds(_ interval: TimeInterval) -> String {
         interval == interval.rounded() ? "\(Int(interval))" : "\(interval)"
     }
 
@@ -172,9 +222,26 @@ public struct ScriptRunner {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         let messageLines = lines.prefix { $0 != "stack traceback:" }
         guard !messageLines.isEmpty else { return "failed with no message" }
-        let traceback = lines.dropFirst(messageLines.count)
+        let traceback = withoutShellFrames(Array(lines.dropFirst(messageLines.count)))
         let tracebackText = traceback.map { "\n      " + $0.replacingOccurrences(of: "\t", with: "  ") }.joined()
         return placed(messageLines.joined(separator: "\n      "), lines: Array(traceback), in: path) + tracebackText
+    }
+
+    /// A traceback without the frames of the shell's own Lua (`expect`, the spec runtime) and the
+    /// `error` call they raise with: it starts at the script's line.
+    static func withoutShellFrames(_ lines: [String]) -> [String] {
+        var kept: [String] = []
+        var inTraceback = false
+        for line in lines {
+            let frame = line.trimmingCharacters(in: .whitespaces)
+            if line == "stack traceback:" { inTraceback = true }
+            if inTraceback, frame.hasPrefix("fluxsh:") {
+                if kept.last?.trimmingCharacters(in: .whitespaces) == "[C]: in function 'error'" { kept.removeLast() }
+                continue
+            }
+            kept.append(line)
+        }
+        return kept
     }
 
     /// The message led by the script's line: its own place, or else the innermost frame of the script.
@@ -215,7 +282,7 @@ extension ScriptRunner {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
             if isFolder.boolValue {
                 if !FileManager.default.fileExists(atPath: path + "/init.lua") { scripts += try Self.scripts(inFolder: path) }
-            } else if name.hasSuffix(".lua") {
+            } else if name.hasSuffix(".lua") && name != setupName {
                 scripts.append(path)
             }
         }

@@ -40,7 +40,9 @@ extension Shell {
 
     /// Writes an error: its message, and the traceback of a Lua error.
     func reportError(_ error: any Error) {
-        writeError(host.describe(error) + "\n")
+        // `expect` and the spec runtime are the shell's own Lua: their frames say nothing to the user.
+        let lines = host.describe(error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        writeError(ScriptRunner.withoutShellFrames(lines).joined(separator: "\n") + "\n")
     }
 
     /// Writes a one-line error with no traceback (a command's).

@@ -243,30 +243,82 @@ enum ShellPrelude {
       return names
     end
 
-    local function equal(a, b, pairs_seen)
-      if a == b then return true end
-      if type(a) ~= "table" or type(b) ~= "table" then
-        return a ~= a and b ~= b -- NaN equals NaN here: a test means "the same value"
+    -- The fields of a table or of a state view, as `pairs` gives them; nil for any other value.
+    local function fields_of(value)
+      if type(value) == "table" then
+        local fields = {}
+        for k, v in pairs(value) do fields[k] = v end
+        return fields
       end
-      pairs_seen = pairs_seen or {}
-      if pairs_seen[a] == b then return true end
-      pairs_seen[a] = b
-      local count = 0
-      for k, v in pairs(a) do
-        count = count + 1
-        if not equal(v, b[k], pairs_seen) then return false end
-      end
-      for _ in pairs(b) do count = count - 1 end
-      return count == 0
+      return view_fields(value)
     end
 
-    -- expect(actual, expected [, what]): deep equality, failing at the caller's line.
+    -- A path to a field, as Lua would write it: items[2].priority, ["a b"].
+    local function path_to(path, k)
+      if type(k) == "string" and match(k, "^[%a_][%w_]*$") and not keywords[k] then
+        return path == "" and k or path .. "." .. k
+      end
+      if type(k) == "string" then return path .. "[" .. quote(k) .. "]" end
+      if type(k) == "number" or type(k) == "boolean" then return path .. "[" .. tostring(k) .. "]" end
+      return path .. "[" .. format("%s: %p", type(k), k) .. "]"
+    end
+
+    -- A value on one line, cut when long: a difference names a field, not a whole state.
+    local function brief(value)
+      local text = pretty(value, "", nil, math.huge)
+      if #text > 160 then text = sub(text, 1, 150) .. " …" .. sub(text, -8) end
+      return text
+    end
+
+    -- Appends to `out` each place where `actual` and `expected` differ, as {path, expected, actual}:
+    -- tables and state views are compared field by field, deep; a pair of tables already being compared
+    -- (a cycle) is taken as equal; NaN equals NaN (a test means "the same value").
+    local function differences(actual, expected, path, out, comparing)
+      if actual == expected or (actual ~= actual and expected ~= expected) then return out end
+      local got, want = fields_of(actual), fields_of(expected)
+      if not got or not want then
+        out[#out + 1] = {path, expected, actual}
+        return out
+      end
+      comparing[actual] = comparing[actual] or {}
+      if comparing[actual][expected] then return out end
+      comparing[actual][expected] = true
+      local keys, seen = {}, {}
+      for k in next, want do keys[#keys + 1] = k; seen[k] = true end
+      for k in next, got do if not seen[k] then keys[#keys + 1] = k end end
+      sort(keys, before)
+      for _, k in next, keys do differences(got[k], want[k], path_to(path, k), out, comparing) end
+      comparing[actual][expected] = nil
+      return out
+    end
+
+    -- The differences between two values as lines `path: expected X, got Y` (no path for the values
+    -- themselves), at most `limit`; nil when they are equal.
+    local function diff(actual, expected, limit)
+      local found = differences(actual, expected, "", {}, {})
+      if #found == 0 then return nil end
+      limit = limit or 20
+      local lines = {}
+      for i = 1, math.min(#found, limit) do
+        local d = found[i]
+        lines[i] = (d[1] == "" and "" or d[1] .. ": ") .. "expected " .. brief(d[2]) .. ", got " .. brief(d[3])
+      end
+      if #found > limit then lines[#lines + 1] = format("… and %d more", #found - limit) end
+      return lines, #found
+    end
+
+    -- The failure message of a diff: one difference on one line, several as a count and a line each.
+    local function diff_message(lines, count, what)
+      local lead = what ~= nil and tostring(what) .. ": " or ""
+      if count == 1 then return lead .. lines[1] end
+      return lead .. count .. " differences:\n  " .. concat(lines, "\n  ")
+    end
+
+    -- expect(actual, expected [, what]): deep equality, failing at the caller's line with what differs.
     function expect(actual, expected, what)
-      if equal(actual, expected) then return actual end
-      -- On one line, so a failing test reports it whole.
-      local message = format("expected %s, got %s", pretty(expected, "", nil, math.huge), pretty(actual, "", nil, math.huge))
-      if what ~= nil then message = tostring(what) .. ": " .. message end
-      error(message, 2)
+      local lines, count = diff(actual, expected)
+      if not lines then return actual end
+      error(diff_message(lines, count, what), 2)
     end
 
     -- expect_error(fn [, fragment]): fn must fail, with a message holding `fragment`; returns it.
