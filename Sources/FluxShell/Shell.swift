@@ -1,4 +1,5 @@
 import Flux
+import FluxEffects
 import FluxFeatures
 import FluxLua
 import FluxSession
@@ -67,7 +68,7 @@ public final class Shell {
         self.writeError = writeError
         let dispatcher = Dispatcher()
         features = configuration.features ? FluxFeatures.install(on: dispatcher) : nil
-        host = FluxHost(dispatcher: dispatcher)
+        host = FluxHost(dispatcher: dispatcher, effects: Effects(clock: configuration.virtualClock ? .virtual : .real))
         host.report = { message in writeError(message + "\n") }
         host.renderOptions = configuration.renderOptions(detected: RenderOptions.detect())
         for view in features?.views ?? [] { host.views.register(view) }
@@ -76,6 +77,7 @@ public final class Shell {
         followTerminalWidth()
         host.vm.memoryLimit = configuration.memoryLimit
         host.vm.instructionBudget = configuration.instructionBudget
+        host.effectsShouldStop = { SignalInterrupts.interruptPending }
         loadPlugins(in: configuration.plugins)
         if let choice = configuration.session { openSession(choice) }
     }
@@ -95,6 +97,7 @@ public final class Shell {
 
     /// A `:record` still running ends with the shell: its file is closed; the session is saved.
     deinit {
+        host.effects.endAll()
         stopRecording()
         session?.close()
     }

@@ -92,6 +92,10 @@ extension Shell {
             let words = try arguments.words(1 ... 2)
             try shell.export(to: words[0], range: words.count == 2 ? words[1] : nil)
         },
+        ShellCommand("effects", "", "list the live timers, processes, watches and listeners: owner, kind, age, next firing") { shell, arguments in
+            try arguments.none()
+            shell.listEffects()
+        },
         ShellCommand("quit", "", "leave the shell (Ctrl-D does too)") { shell, arguments in
             try arguments.none()
             shell.stopRecording()

@@ -4,8 +4,8 @@
 FLUX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$FLUX_ROOT"
 
-# Debian packages the build needs: Lua 5.4, readline and SQLite headers, and pkg-config to find Lua.
-FLUX_APT_PACKAGES=(liblua5.4-dev libreadline-dev libsqlite3-dev pkg-config)
+# Debian packages the build needs: Lua 5.4, readline, SQLite and libuv headers, and pkg-config to find Lua and libuv.
+FLUX_APT_PACKAGES=(liblua5.4-dev libreadline-dev libsqlite3-dev pkg-config libuv1-dev)
 
 flux_install_missing() {
     local missing=()

@@ -75,6 +75,7 @@ extension FluxHost {
         guard runningOwner != plugin.owner else { throw FluxScriptError("plugin \(name) is running: it cannot be unloaded now") }
         // A run that defines nothing, replacing the last one: everything the plugin owned goes.
         PluginRun().replace(PluginRun.Snapshot(of: plugin.owner, in: self), in: self)
+        endEffects(of: plugin.owner)
         plugins.removeAll { $0 == plugin }
         pluginErrors[name] = nil
     }
@@ -118,6 +119,7 @@ extension FluxHost {
     /// error (with file and line) is thrown and kept for `:plugins`.
     public func reload(_ plugin: Plugin) throws {
         let before = PluginRun.Snapshot(of: plugin.owner, in: self)
+        let effectsBefore = Set(effects.live(ownedBy: plugin.owner.effectOwner).map(\.id))
         let outerOwner = runningOwner, outerRun = pluginRun
         runningOwner = plugin.owner
         pluginRun = PluginRun()
@@ -128,9 +130,13 @@ extension FluxHost {
         do {
             try runPluginFile(plugin)
             pluginRun?.replace(before, in: self)
+            // The last run's timers, processes, watches and listeners end; the new run's go on.
+            for effect in effects.live(ownedBy: plugin.owner.effectOwner) where effectsBefore.contains(effect.id) { effect.cancel() }
+            effectsState.listeners.removeAll { !$0.effect.isActive }
             pluginErrors[plugin.name] = nil
         } catch {
             before.restore(in: self)
+            endEffects(of: plugin.owner, except: effectsBefore) // what the failed run started goes with it
             let error = Self.located(error)
             pluginErrors[plugin.name] = Self.describe(error)
             throw error
