@@ -49,7 +49,7 @@ extension FluxHost {
         let source = "\(arguments.function) callback of \(owner.effectOwner)"
         let effect: Effect
         do {
-            let body = { [reference] in
+            let body: () -> Void = { [reference] in
                 reference.host?.runEffectCallback(function, owner: owner, source: source) { _ in }
             }
             effect = repeating ? try effects.every(delay, owner: owner.effectOwner, body)
