@@ -131,7 +131,8 @@ public enum SignalInterrupts {
     /// An effect's callback starts while a line is edited: Ctrl-C now stops the callback, as it stops
     /// code typed at the prompt.
     static func enterCallback() {
-        guard installed, phase == .editing else { return }
+        // A Ctrl-C not taken yet is the line's: it clears the line once the callback is done.
+        guard installed, phase == .editing, !interruptPending else { return }
         callbackFromEditing = true
         fluxrl_signal_set_phase(FLUXRL_RUNNING)
     }

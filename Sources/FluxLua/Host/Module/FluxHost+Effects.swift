@@ -407,7 +407,8 @@ extension FluxHost {
             return 0
         }
         effectsState.effectType.metamethod(.toString) { lua, effect in
-            lua.push("flux.effect \(effect.id) (\(effect.kind.rawValue) \(effect.detail), \(effect.owner)\(effect.isActive ? "" : ", ended"))")
+            let what = effect.kind == .after || effect.kind == .every ? effect.detail : "\(effect.kind.rawValue) \(effect.detail)"
+            lua.push("flux.effect \(effect.id) (\(what), \(effect.owner)\(effect.isActive ? "" : ", ended"))")
             return 1
         }
         vm.stack.register(effectsState.effectType)
