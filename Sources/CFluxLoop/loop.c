@@ -8,6 +8,16 @@ static fluxloop_event_fn event_function = NULL;
 
 void fluxloop_set_event_function(fluxloop_event_fn function) { event_function = function; }
 
+static __thread uv_loop_t *thread_loop = NULL;
+
+uv_loop_t *fluxloop_loop(void) {
+    if (thread_loop == NULL) {
+        thread_loop = malloc(sizeof *thread_loop);
+        if (thread_loop == NULL || uv_loop_init(thread_loop) != 0) abort(); /* no loop, no shell */
+    }
+    return thread_loop;
+}
+
 void fluxloop_report(uint64_t id, int kind, int64_t a, int64_t b, const char *bytes, size_t length) {
     fluxloop_event_fn function = event_function;
     if (function != NULL) function(id, kind, a, b, bytes, length);
@@ -15,12 +25,12 @@ void fluxloop_report(uint64_t id, int kind, int64_t a, int64_t b, const char *by
 
 int fluxloop_run(int mode) {
     uv_run_mode run_mode = mode == 1 ? UV_RUN_ONCE : mode == 2 ? UV_RUN_NOWAIT : UV_RUN_DEFAULT;
-    return uv_run(uv_default_loop(), run_mode) != 0;
+    return uv_run(fluxloop_loop(), run_mode) != 0;
 }
 
-void fluxloop_stop(void) { uv_stop(uv_default_loop()); }
-uint64_t fluxloop_now(void) { return uv_now(uv_default_loop()); }
-void fluxloop_update_time(void) { uv_update_time(uv_default_loop()); }
+void fluxloop_stop(void) { uv_stop(fluxloop_loop()); }
+uint64_t fluxloop_now(void) { return uv_now(fluxloop_loop()); }
+void fluxloop_update_time(void) { uv_update_time(fluxloop_loop()); }
 const char *fluxloop_strerror(int error) { return uv_strerror(error); }
 
 /* Frees a handle's block once libuv has closed it: the block starts with the handle. */
@@ -42,7 +52,7 @@ fluxloop_timer *fluxloop_timer_start(uint64_t id, uint64_t timeout, uint64_t rep
     fluxloop_timer *timer = calloc(1, sizeof *timer);
     if (timer == NULL) return NULL;
     timer->id = id;
-    uv_timer_init(uv_default_loop(), &timer->handle);
+    uv_timer_init(fluxloop_loop(), &timer->handle);
     if (uv_timer_start(&timer->handle, timer_fired, timeout, repeat) != 0) {
         uv_close((uv_handle_t *)&timer->handle, free_on_close);
         return NULL;
@@ -77,7 +87,7 @@ fluxloop_poll *fluxloop_poll_start(uint64_t id, int fd, int *error) {
         return NULL;
     }
     poll->id = id;
-    int status = uv_poll_init(uv_default_loop(), &poll->handle, fd);
+    int status = uv_poll_init(fluxloop_loop(), &poll->handle, fd);
     if (status != 0) {
         free(poll);
         *error = status;
@@ -118,7 +128,7 @@ fluxloop_watch *fluxloop_watch_start(uint64_t id, const char *path, int *error) 
         return NULL;
     }
     watch->id = id;
-    uv_fs_event_init(uv_default_loop(), &watch->handle);
+    uv_fs_event_init(fluxloop_loop(), &watch->handle);
     int status = uv_fs_event_start(&watch->handle, path_changed, path, 0);
     if (status != 0) {
         uv_close((uv_handle_t *)&watch->handle, free_on_close);

@@ -50,7 +50,7 @@ struct fluxloop_process {
     struct fluxloop_process *next, *previous;
 };
 
-static fluxloop_process *processes = NULL;
+static __thread fluxloop_process *processes = NULL; /* of this thread's loop */
 static int registered_exit = 0;
 
 static void unlink_process(fluxloop_process *p) {
@@ -335,7 +335,7 @@ fluxloop_process *fluxloop_spawn(uint64_t id, const char *path, char *const argv
     p->in_fd = in[1];
     fcntl(p->in_fd, F_SETFL, fcntl(p->in_fd, F_GETFL) | O_NONBLOCK);
     p->pidfd = -1;
-    uv_loop_t *loop = uv_default_loop();
+    uv_loop_t *loop = fluxloop_loop();
     uv_pipe_init(loop, &p->out, 0);
     uv_pipe_open(&p->out, out[0]);
     uv_pipe_init(loop, &p->err, 0);

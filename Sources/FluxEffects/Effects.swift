@@ -74,6 +74,7 @@ public final class Effects {
     public var willRunCallback: (() -> Void)?
     public var didRunCallback: (() -> Void)?
 
+    /// The loop of the thread the runtime was made on, which it must be used from.
     private let loop = EventLoop.shared
     private var effects: [Int: Effect] = [:]
     private var nextID = 1
@@ -447,6 +448,7 @@ public final class Effects {
     /// Ends every effect, then waits up to `waiting` milliseconds for the processes to end after their
     /// SIGTERM before it SIGKILLs and reaps what is left: no child outlives the shell.
     public func endAll(waiting: Double? = nil) {
+        guard !effects.isEmpty || !ending.isEmpty || !internalTimers.isEmpty else { return }
         for effect in live { end(effect) }
         let deadline = Double(loop.now) + (waiting ?? gracePeriod)
         while !ending.isEmpty, Double(loop.now) < deadline {

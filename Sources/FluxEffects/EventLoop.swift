@@ -1,7 +1,8 @@
 import CFluxLoop
+import Foundation
 
-/// The process's one event loop: libuv's default loop, which every timer, process and file watch of
-/// ``Effects`` and the shell's reading of its input run on.
+/// The shell's event loop: a libuv loop, which every timer, process and file watch of ``Effects`` and
+/// the shell's reading of its input run on.
 ///
 /// The handles live in C (CFluxLoop); each reports to the loop under a number, and the loop hands the
 /// event to the function registered for that number. One thread runs the loop, the thread that reads
@@ -30,8 +31,14 @@ public final class EventLoop {
         case change(rename: Bool, change: Bool, name: String)
     }
 
-    /// The loop; there is one per process, as there is one terminal and one readline.
-    nonisolated(unsafe) public static let shared = EventLoop()
+    /// The calling thread's loop.
+    public static var shared: EventLoop {
+        let key = "FluxEffects.EventLoop"
+        if let loop = Thread.current.threadDictionary[key] as? EventLoop { return loop }
+        let loop = EventLoop()
+        Thread.current.threadDictionary[key] = loop
+        return loop
+    }
 
     private var handlers: [UInt64: (Event) -> Void] = [:]
     private var nextID: UInt64 = 1

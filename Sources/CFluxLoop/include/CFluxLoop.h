@@ -1,5 +1,6 @@
 /*
- * CFluxLoop: the shell's one event loop, libuv's default loop, with the handles effects use.
+ * CFluxLoop: the shell's event loop, a libuv loop (one per thread that uses it: the shell's main thread,
+ * or each thread of a test run), with the handles effects use.
  *
  * Swift never holds a libuv handle's memory or a pointer back to a Swift object: each handle is made,
  * owned and freed here (libuv closes handles asynchronously), and reports what happened through one
@@ -26,7 +27,7 @@ typedef void (*fluxloop_event_fn)(uint64_t id, int kind, int64_t a, int64_t b, c
 
 void fluxloop_set_event_function(fluxloop_event_fn function);
 
-/* Runs libuv's default loop: mode 0 until no handle is active, 1 one round (waiting for an event),
+/* Runs the thread's loop: mode 0 until no handle is active, 1 one round (waiting for an event),
  * 2 one round without waiting. Returns whether handles are still active. */
 int fluxloop_run(int mode);
 /* Makes the loop's run return after the current round. */
