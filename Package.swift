@@ -11,6 +11,8 @@ import PackageDescription
 //   FluxSession   → Flux, GRDB                 a session's stores, journal and undo history in SQLite
 //   FluxShell     → CReadline, Flux, FluxTable, FluxViews, FluxLua, FluxFeatures, FluxSession, ArgumentParser
 //   fluxsh        → FluxShell                  (only `main`)
+//   CUV, CFluxLoop → libuv                     the event loop (Debian's libuv1-dev) and its handles in C
+//   FluxEffects   → CFluxLoop                  timers, processes and file watches, owned and cancellable
 //   flux-bench    → Flux, FluxTable, FluxLua, FluxFeatures, FluxSession
 let package = Package(
     name: "FluxShell",
@@ -22,6 +24,7 @@ let package = Package(
         .library(name: "FluxFeatures", targets: ["FluxFeatures"]),
         .library(name: "FluxSession", targets: ["FluxSession"]),
         .library(name: "FluxShell", targets: ["FluxShell"]),
+        .library(name: "FluxEffects", targets: ["FluxEffects"]),
         .executable(name: "fluxsh", targets: ["fluxsh"]),
         .executable(name: "flux-bench", targets: ["flux-bench"]),
     ],
@@ -47,7 +50,14 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"])]
         ),
         .target(name: "CFluxLua", dependencies: ["CLua"]),
-        .target(name: "FluxLua", dependencies: ["CFluxLua", "CLua", "Flux", "FluxTable", "FluxViews"]),
+        .systemLibrary(
+            name: "CUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        .target(name: "CFluxLoop", dependencies: ["CUV"], linkerSettings: [.linkedLibrary("uv")]),
+        .target(name: "FluxEffects", dependencies: ["CFluxLoop"]),
+        .target(name: "FluxLua", dependencies: ["CFluxLua", "CLua", "Flux", "FluxTable", "FluxViews", "FluxEffects"]),
         .target(name: "FluxFeatures", dependencies: ["Flux", "FluxTable", "FluxViews"]),
         .target(name: "FluxSession", dependencies: ["Flux", .product(name: "GRDB", package: "GRDB.swift")]),
         // terminfo (libtinfo) comes from Debian's libncurses-dev: the terminal's capabilities for `:open`.
@@ -57,7 +67,7 @@ let package = Package(
         .target(
             name: "FluxShell",
             dependencies: [
-                "CReadline", "Flux", "FluxTable", "FluxViews", "FluxLua", "FluxFeatures", "FluxSession",
+                "CReadline", "Flux", "FluxTable", "FluxViews", "FluxLua", "FluxFeatures", "FluxSession", "FluxEffects", "CFluxLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CTerminfo",
             ]
@@ -75,6 +85,7 @@ let package = Package(
         .testTarget(name: "FluxShellTests", dependencies: [
             "FluxShell", "fluxsh", "flux-bench", "CReadline", "Flux", "FluxLua", "FluxFeatures", "FluxTable", "FluxViews",
             .product(name: "GRDB", package: "GRDB.swift"),
+            "FluxEffects",
         ]),
     ]
 )

@@ -41,6 +41,7 @@ final class SessionJournal: CommitObserver {
     @exclusivity(unchecked) private var lastHasNoFields = false
     @exclusivity(unchecked) private var lastGroupID: Int?
     @exclusivity(unchecked) private var lastIsFollowUp = false
+    @exclusivity(unchecked) private var lastIsEffect = false
     /// Runs before this index are not continued: a step, or a rewind, came after them.
     @exclusivity(unchecked) private var runsBefore = 0
     /// Where the journal was when each running ``Dispatcher/allOrNothing(_:)`` began.
@@ -53,22 +54,24 @@ final class SessionJournal: CommitObserver {
     func didCommit(_ action: any Action, in dispatcher: Dispatcher) {
         let now = clock()
         let group = dispatcher.currentGroup
-        let isFollowUp = dispatcher.isFollowUp
+        let isFollowUp = dispatcher.isFollowUp, isEffect = dispatcher.isEffect
         // The last run's action, group and flag are kept apart from `runs`: reading them there would
         // copy the whole run on every action.
-        if runs.count > runsBefore, lastGroupID == group?.id, lastIsFollowUp == isFollowUp,
+        if runs.count > runsBefore, lastGroupID == group?.id, lastIsFollowUp == isFollowUp, lastIsEffect == isEffect,
            type(of: action) == lastType, lastHasNoFields || sameAction(lastAction!, action) {
             runs[runs.count - 1].count += 1
             runs[runs.count - 1].lastTime = now
         } else {
-            runs.append(Run(entry: ActionLogEntry(action: action, time: now, group: group, isFollowUp: isFollowUp),
-                            count: 1, lastTime: now))
+            var entry = ActionLogEntry(action: action, time: now, group: group, isFollowUp: isFollowUp)
+            entry.isEffect = isEffect
+            runs.append(Run(entry: entry, count: 1, lastTime: now))
             actionNames.insert(action.name)
             lastAction = action
             lastType = type(of: action)
             lastHasNoFields = hasNoFields(action)
             lastGroupID = group?.id
             lastIsFollowUp = isFollowUp
+            lastIsEffect = isEffect
         }
         sinceSnapshot += 1
         if sinceSnapshot >= snapshotInterval { snapshot() }

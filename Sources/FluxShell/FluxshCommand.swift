@@ -191,14 +191,20 @@ extension Fluxsh {
         @Argument(help: ArgumentHelp("The Lua scripts to run, in order.", valueName: "file"))
         var files: [String]
 
+        @Option(help: ArgumentHelp("The seconds the run waits for live effects (timers, processes, watches) once the scripts ran; by default as long as any is live.", valueName: "seconds"))
+        var timeout: Double?
+
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one script to run") }
+            if let timeout { guard timeout.isFinite, timeout >= 0 else { throw ValidationError("--timeout must be 0 seconds or more") } }
         }
 
         func run() throws {
             var configuration = options.configuration
             configuration.session = try options.session.choice(defaultName: nil)
-            let status = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr).run(files)
+            var runner = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr)
+            runner.timeout = timeout
+            let status = runner.run(files)
             if status != 0 { throw ExitCode(status) }
         }
     }

@@ -1,4 +1,6 @@
+import CFluxLoop
 import CReadline
+import FluxEffects
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -106,6 +108,8 @@ public final class LineEditor {
         Readline.result = nil
         var prompt = prompt
         rl_callback_handler_install(prompt, Readline.lineHandler)
+        PromptGuard.isEditing = true
+        defer { PromptGuard.isEditing = false }
         while Readline.result == nil {
             if let signal = SignalInterrupts.takeTerminalSignal() {
                 Readline.deliver(signal)
@@ -211,26 +215,68 @@ private struct PipedInput {
     }
 }
 
-/// Waiting for input, or for a signal to wake the wait.
+/// Waiting for input, or for a signal to wake the wait, on the shell's event loop: while it waits, effects'
+/// timers fire and processes' output arrives (``PromptGuard`` keeps what they print above the prompt).
 private enum Poller {
     enum Outcome { case readable, woken, closed }
 
-    /// Waits until `fd` has input (or reached its end), or a signal arrived.
+    nonisolated(unsafe) private static var inputReady = false
+    nonisolated(unsafe) private static var wakeReady = false
+    nonisolated(unsafe) private static var inputID: UInt64 = 0
+    nonisolated(unsafe) private static var wakeID: UInt64 = 0
+
+    /// Waits until `fd` has input (or reached its end), a signal arrived, or an effect's callback ran.
     ///
     /// - Parameter wakeable: Whether to also wait on the signal handler's self-pipe.
     static func wait(for fd: Int32, wakeable: Bool = true) -> Outcome {
+        let loop = EventLoop.shared
+        if inputID == 0 {
+            inputID = loop.register { _ in Poller.inputReady = true }
+            wakeID = loop.register { _ in Poller.wakeReady = true }
+        }
+        inputReady = false
+        wakeReady = false
+        var error: Int32 = 0
+        // A regular file cannot be polled (epoll refuses it), and always has its next bytes ready.
+        guard let input = fluxloop_poll_start(inputID, fd, &error) else {
+            return error == -EBADF ? .closed : .readable
+        }
         let wake = wakeable ? SignalInterrupts.wakeDescriptor : -1
-        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]  // poll skips fd -1
-        // Without a self-pipe a signal landing just before poll() would wait for the next key.
-        let timeout: Int32 = wakeable && wake < 0 ? 100 : -1
-        let ready = poll(&fds, nfds_t(fds.count), timeout)
-        if ready < 0 { return errno == EINTR ? .woken : .closed }
-        if fds[1].revents != 0 { SignalInterrupts.drainWakeups() }
-        let events = fds[0].revents
-        if events & Int16(POLLNVAL) != 0 { return .closed }
-        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { return .readable }
-        return .woken
+        let waker = wake >= 0 ? fluxloop_poll_start(wakeID, wake, &error) : nil
+        // Without a self-pipe a signal landing just before the wait would wait for the next key.
+        let tick = wakeable && waker == nil ? fluxloop_timer_start(wakeID, 100, 0) : nil
+        defer {
+            fluxloop_poll_close(input)
+            fluxloop_poll_close(waker)
+            fluxloop_timer_close(tick)
+        }
+        loop.runOnce()
+        if wakeReady { SignalInterrupts.drainWakeups() }
+        return inputReady ? .readable : .woken
+    }
+}
+
+/// Keeps what effects' callbacks print out of the line being edited: the line is cleared from the screen
+/// before a callback runs and drawn again, as it was, after (as Neovim and IPython do).
+public enum PromptGuard {
+    nonisolated(unsafe) static var isEditing = false
+    nonisolated(unsafe) private static var hidden = false
+
+    /// Clears the prompt and the line being typed from the screen, if one is shown.
+    public static func hide() {
+        guard isEditing, !hidden else { return }
+        hidden = true
+        rl_clear_visible_line()
+        fflush(Readline.output)
+    }
+
+    /// Draws the prompt and the line again, on a line of its own, after what was printed meanwhile.
+    public static func show() {
+        guard hidden else { return }
+        hidden = false
+        fflush(nil)
+        rl_on_new_line()
+        rl_redisplay()
     }
 }
 

@@ -1,3 +1,4 @@
+import FluxEffects
 import FluxLua
 #if canImport(Glibc)
 import Glibc
@@ -48,6 +49,22 @@ public final class REPL {
         // async-signal-safe code, which the interrupt is.
         SignalInterrupts.install(interrupt: { LuaVM.interruptAll() })
         defer { SignalInterrupts.uninstall() }
+        // Effects' callbacks run while the prompt waits: what they print goes above the line being typed.
+        let effects = shell.host.effects
+        effects.willRunCallback = {
+            PromptGuard.hide()
+            SignalInterrupts.enterCallback()
+        }
+        effects.didRunCallback = { [weak shell] in
+            SignalInterrupts.leaveCallback()
+            shell?.acknowledgeEffect()
+            PromptGuard.show()
+        }
+        defer {
+            effects.willRunCallback = nil
+            effects.didRunCallback = nil
+            effects.endAll() // quitting ends every effect: no child outlives the shell
+        }
         var failed = false
         pending.clear()
         reportHistoryError()

@@ -10,6 +10,9 @@ public struct ScriptRunner {
     public var write: (String) -> Void
     /// Receives errors.
     public var writeError: (String) -> Void
+    /// Seconds `run` waits for effects left live by its scripts (timers, processes, watches); nil for as
+    /// long as any is live.
+    public var timeout: Double?
 
     /// The instruction budget a test script gets when its configuration sets none: a script stuck in a
     /// loop fails instead of hanging the run (a billion instructions take seconds).
@@ -49,6 +52,10 @@ public struct ScriptRunner {
                 shell.reportError(error)
                 return 1
             }
+        }
+        // As Node does: the run goes on while an effect is live, and ends when none is left.
+        if shell.waitForEffects(timeout: timeout) == .interrupted {
+            shell.reportMessage("interrupted: the effects still live were ended")
         }
         if let totals = ScriptReportText.testTotals([ScriptReport(script: "", tests: specs.results)]) { write(totals) }
         withExtendedLifetime(specs) {}
@@ -160,6 +167,8 @@ public struct ScriptRunner {
         // Rendered text compared by a script must not depend on the terminal it runs in.
         configuration.width = configuration.width ?? 80
         configuration.unicode = configuration.unicode ?? true
+        // Timers run on a virtual clock that `flux.advance` moves: a test of an hour takes milliseconds.
+        configuration.virtualClock = true
         let shell = Shell(configuration: configuration, write: write) { reported.append($0) }
         let specs = SpecRuntime.install(in: shell, options: options) { result in
             report.tests.append(result)

@@ -1,4 +1,5 @@
 import Flux
+import FluxEffects
 import FluxFeatures
 import FluxLua
 import FluxSession
@@ -73,7 +74,7 @@ public final class Shell {
         self.writeError = writeError
         let dispatcher = Dispatcher()
         features = configuration.features ? FluxFeatures.install(on: dispatcher) : nil
-        host = FluxHost(dispatcher: dispatcher)
+        host = FluxHost(dispatcher: dispatcher, effects: Effects(clock: configuration.virtualClock ? .virtual : .real))
         host.report = { message in writeError(message + "\n") }
         host.renderOptions = configuration.renderOptions(detected: RenderOptions.detect())
         for view in features?.views ?? [] { host.views.register(view) }
@@ -82,11 +83,13 @@ public final class Shell {
         followTerminalWidth()
         host.vm.memoryLimit = configuration.memoryLimit
         host.vm.instructionBudget = configuration.instructionBudget
+        host.effectsShouldStop = { SignalInterrupts.interruptPending }
         start() // the user's config, plugins, session (Shell+Lifecycle)
     }
 
     /// A `:record` still running ends with the shell: its file is closed; the session is saved.
     deinit {
+        host.effects.endAll()
         stopRecording()
         session?.close()
     }

@@ -32,6 +32,8 @@ public struct ShellConfiguration: Sendable {
     /// The session whose stores, journal and undo history are restored at start and saved after every
     /// input; nil for none.
     public var session: SessionChoice?
+    /// Whether effects' timers run on a virtual clock that only `flux.advance` moves (`fluxsh test`).
+    public var virtualClock = false
 
     /// The defaults: the shipped features, no plugins, colour on a terminal, the terminal's width.
     public init() {}

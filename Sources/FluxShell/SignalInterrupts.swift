@@ -135,6 +135,25 @@ public enum SignalInterrupts {
         }
     }
 
+    nonisolated(unsafe) private static var callbackFromEditing = false
+
+    /// An effect's callback starts while a line is edited: Ctrl-C now stops the callback, as it stops
+    /// code typed at the prompt.
+    static func enterCallback() {
+        // A Ctrl-C not taken yet is the line's: it clears the line once the callback is done.
+        guard installed, phase == .editing, !interruptPending else { return }
+        callbackFromEditing = true
+        fluxrl_signal_set_phase(FLUXRL_RUNNING)
+    }
+
+    /// The callback ended: a Ctrl-C that stopped it is spent, and the line is edited again.
+    static func leaveCallback() {
+        guard callbackFromEditing else { return }
+        callbackFromEditing = false
+        _ = fluxrl_signal_take_interrupt()
+        fluxrl_signal_set_phase(FLUXRL_EDITING)
+    }
+
     /// The read end of the self-pipe the handler writes to, or -1 when it could not be made.
     static var wakeDescriptor: Int32 { fluxrl_signal_wake_fd() }
 

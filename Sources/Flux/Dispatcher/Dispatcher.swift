@@ -113,6 +113,10 @@ public final class Dispatcher {
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
     public internal(set) var isFollowUp = false
+    /// Whether the actions dispatched now come from an effect's callback (a timer, a process, a file watch,
+    /// a `flux.on` listener): a log marks them, and a replay dispatches them in their places while starting
+    /// no effect. The effects runtime sets it around each callback.
+    public var isEffect = false
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
     public var dropsFollowUps = false
@@ -188,6 +192,10 @@ public final class Dispatcher {
     /// Whether no group is open and no follow-up is queued: what has been dispatched is complete, so a
     /// session saving now saves no half of a group or an action without its follow-ups.
     public var isSettled: Bool { openGroup == nil && followUps.isEmpty && allOrNothingDepth == 0 }
+
+    /// Whether nothing is being dispatched, published or queued and no group is open: work that must run
+    /// outside a dispatch (a `flux.on` listener) can run now.
+    public var isIdle: Bool { phase == .idle && isSettled }
 
     /// The label and number of the undo group open now, if any (the action log records it).
     public var currentGroup: (id: Int, label: String)? {

@@ -6,6 +6,7 @@ import Foundation
 /// ```json
 /// {"name":"ticTacToe.placeToken","payload":{"index":4},"group":3,"label":"Place token","time":1795000000.5}
 /// {"name":"audit.note","payload":{"text":"x"},"followUp":true,"time":1795000000.5}
+/// {"name":"clock.tick","payload":{},"effect":true,"time":1795000001.0}
 /// {"step":"undo","time":1795000001.2}
 /// {"states":[{"store":"counter","format":"json","state":"{\"count\":3}"}],"label":"goto 5","time":1795000002.0}
 /// ```
@@ -32,6 +33,9 @@ public struct ActionLogEntry {
     /// Whether a subscriber dispatched the action while the one before it was published: a replay
     /// dispatches it in its place instead of letting subscribers dispatch it again.
     public var isFollowUp = false
+    /// Whether an effect's callback (a timer, a process, a watch, a listener) dispatched the action: a
+    /// replay dispatches it in its place and starts no effect.
+    public var isEffect = false
 
     /// An entry for a dispatched action.
     public init(action: any Action, time: Double, group: (id: Int, label: String)? = nil, isFollowUp: Bool = false) {
@@ -81,6 +85,7 @@ public struct ActionLogEntry {
             fields.append(#""name":"# + JSONText.quote(action.name))
             fields.append(#""payload":"# + (try Self.payloadJSON(of: action)))
             if isFollowUp { fields.append(#""followUp":true"#) }
+            if isEffect { fields.append(#""effect":true"#) }
         case let .step(step):
             fields.append(#""step":"# + JSONText.quote(step.rawValue))
         case let .states(label, states):
@@ -158,6 +163,11 @@ public struct ActionLogEntry {
             case nil: break
             case let flag as Bool: entry.isFollowUp = flag
             default: throw LogLineError("'followUp' must be true or false")
+            }
+            switch members["effect"] {
+            case nil: break
+            case let flag as Bool: entry.isEffect = flag
+            default: throw LogLineError("'effect' must be true or false")
             }
             return entry
         case let (nil, step as String):

@@ -28,7 +28,9 @@ public final class ActionRecorder: Middleware {
     public private(set) var count = 0
 
     public func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
-        emit(ActionLogEntry(action: action, time: clock(), group: dispatcher.currentGroup, isFollowUp: dispatcher.isFollowUp))
+        var entry = ActionLogEntry(action: action, time: clock(), group: dispatcher.currentGroup, isFollowUp: dispatcher.isFollowUp)
+        entry.isEffect = dispatcher.isEffect
+        emit(entry)
     }
 
     public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {

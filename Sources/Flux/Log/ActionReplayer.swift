@@ -138,9 +138,13 @@ public struct ActionReplayer {
             try dispatcher.setStates(try states.map { try $0.decoded(in: dispatcher) }, label: label)
         case let .action(action):
             // Still a follow-up for whoever journals or records the replay, so that it is not dispatched twice later.
-            let wasFollowUp = dispatcher.isFollowUp
+            let wasFollowUp = dispatcher.isFollowUp, wasEffect = dispatcher.isEffect
             dispatcher.isFollowUp = entry.isFollowUp
-            defer { dispatcher.isFollowUp = wasFollowUp }
+            dispatcher.isEffect = entry.isEffect
+            defer {
+                dispatcher.isFollowUp = wasFollowUp
+                dispatcher.isEffect = wasEffect
+            }
             try dispatcher.dispatch(action)
         }
     }

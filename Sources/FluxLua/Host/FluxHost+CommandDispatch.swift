@@ -23,6 +23,7 @@ extension FluxHost {
         let action = try action(named: name, payloadSource: payloadSource)
         try refuseWhileRendering("dispatch '\(action.name)'")
         try dispatcher.dispatch(action)
+        if !effectsState.pending.isEmpty { runListeners() }
     }
 
     /// The action called `name` with the payload `payloadSource` writes, decoded as `flux.dispatch`

@@ -1,5 +1,6 @@
 import CFluxLua
 import Flux
+import FluxEffects
 import FluxTable
 import FluxViews
 import Foundation
@@ -81,12 +82,17 @@ public final class FluxHost {
     var rendering = 0
     /// Plugins' commands, event handlers, APIs and options (``PluginExtras``).
     let pluginExtras = PluginExtras()
+    /// The effects runtime and the `flux.on` listeners (`Module/FluxHost+Effects.swift`).
+    let effectsState: HostEffects
 
     /// A host for `dispatcher`'s stores, with the `flux` module installed in `vm` (a global, and
     /// `require "flux"`).
-    public init(dispatcher: Dispatcher, vm: LuaVM = LuaVM()) {
+    ///
+    /// - Parameter effects: The runtime `flux.after`, `flux.spawn` and the other effects run on.
+    public init(dispatcher: Dispatcher, vm: LuaVM = LuaVM(), effects: Effects = Effects()) {
         self.vm = vm
         self.dispatcher = dispatcher
+        effectsState = HostEffects(runtime: effects)
         self.activeStack = vm.stack
         resolver = ActionResolver(dispatcher: dispatcher, stack: vm.stack)
         stateProxies = StateProxies(on: vm.stack)
@@ -110,6 +116,7 @@ public final class FluxHost {
     /// The dispatcher may outlive its host: nothing it keeps may call into the host, or its VM, after this.
     deinit {
         reference.host = nil
+        effects.endAll(waiting: 0) // no callback runs once the host is gone, and no child outlives it
         for subscription in subscriptions.values {
             subscription.onCancel = nil
             subscription.cancel()

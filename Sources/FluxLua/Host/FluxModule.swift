@@ -9,6 +9,7 @@ extension FluxHost {
         loadStateFunctions(on: lua)
         defineStateProxy()
         defineSubscription()
+        installEffects()
 
         let functions: [(name: String, body: (FluxHost, LuaArguments) throws -> Int32)] = [
             // Stores and their state (FluxHost+State)
@@ -38,6 +39,15 @@ extension FluxHost {
             ("on_event", { try $0.onEvent($1) }),
             ("configure", { try $0.configure($1) }),
             ("options", { try $0.readOptions($1) }),
+            // Effects (FluxHost+Effects)
+            ("after", { try $0.after($1) }),
+            ("every", { try $0.every($1) }),
+            ("spawn", { try $0.spawn($1) }),
+            ("watch_path", { try $0.watchPath($1) }),
+            ("on", { try $0.on($1) }),
+            ("effects", { try $0.listEffects($1) }),
+            ("advance", { try $0.advance($1) }),
+            ("settle", { try $0.settle($1) }),
         ]
         for (name, body) in functions { function(name, body) }
         // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,

@@ -98,6 +98,7 @@ extension FluxHost {
         }
         // A run that defines nothing, replacing the last one: everything the plugin owned goes.
         PluginRun().replace(PluginRun.Snapshot(of: plugin.owner, in: self), in: self)
+        endEffects(of: plugin.owner)
         plugins.removeAll { $0 == plugin }
         pluginErrors[name] = nil
         pluginEnvironments[name] = nil
@@ -124,6 +125,7 @@ extension FluxHost {
         // After the owner is put back: the handlers run as themselves, not as this plugin.
         defer { if loaded { fire("plugin_loaded", plugin.name) } }
         let before = PluginRun.Snapshot(of: plugin.owner, in: self)
+        let effectsBefore = Set(effects.live(ownedBy: plugin.owner.effectOwner).map(\.id))
         let outerOwner = runningOwner, outerRun = pluginRun
         runningOwner = plugin.owner
         pluginRun = PluginRun(firstSubscription: nextSubscriptionNumber)
@@ -137,11 +139,15 @@ extension FluxHost {
             pluginRun?.replace(before, in: self)
             pluginEnvironments[plugin.name] = environment
             commitExtras(of: plugin, export: export)
+            // The last run's timers, processes, watches and listeners end; the new run's go on.
+            for effect in effects.live(ownedBy: plugin.owner.effectOwner) where effectsBefore.contains(effect.id) { effect.cancel() }
+            effectsState.listeners.removeAll { !$0.effect.isActive }
             pluginErrors[plugin.name] = nil
             loaded = true
         } catch {
             discardExtras(of: plugin)
             before.restore(in: self)
+            endEffects(of: plugin.owner, except: effectsBefore) // what the failed run started goes with it
             let error = Self.located(error)
             pluginErrors[plugin.name] = Self.describe(error)
             throw error

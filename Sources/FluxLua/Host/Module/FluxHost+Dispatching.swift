@@ -17,6 +17,7 @@ extension FluxHost {
     private func dispatch(_ action: any Action) throws -> Int32 {
         try refuseWhileRendering("dispatch '\(action.name)'")
         try dispatcher.dispatch(action)
+        if !effectsState.pending.isEmpty { runListeners() } // the `flux.on` listeners of what just committed
         return 0
     }
 
@@ -65,6 +66,7 @@ extension FluxHost {
         let results = try dispatcher.group(label) {
             try lua.call(body, read: { lua, results in results.map { lua.ref(at: $0) } })
         }
+        if !effectsState.pending.isEmpty { runListeners() } // the group committed: its actions' listeners
         try lua.ensureSpace(Int32(results.count))
         for result in results { lua.push(result) }
         return Int32(results.count)

@@ -1,0 +1,145 @@
+/* The loop, its timers, polled descriptors and file watches. Processes are in process.c. */
+#include "CFluxLoop.h"
+#include "internal.h"
+
+#include <stdlib.h>
+
+static fluxloop_event_fn event_function = NULL;
+
+void fluxloop_set_event_function(fluxloop_event_fn function) { event_function = function; }
+
+static __thread uv_loop_t *thread_loop = NULL;
+
+uv_loop_t *fluxloop_loop(void) {
+    if (thread_loop == NULL) {
+        thread_loop = malloc(sizeof *thread_loop);
+        if (thread_loop == NULL || uv_loop_init(thread_loop) != 0) abort(); /* no loop, no shell */
+    }
+    return thread_loop;
+}
+
+void fluxloop_report(uint64_t id, int kind, int64_t a, int64_t b, const char *bytes, size_t length) {
+    fluxloop_event_fn function = event_function;
+    if (function != NULL) function(id, kind, a, b, bytes, length);
+}
+
+int fluxloop_run(int mode) {
+    uv_run_mode run_mode = mode == 1 ? UV_RUN_ONCE : mode == 2 ? UV_RUN_NOWAIT : UV_RUN_DEFAULT;
+    return uv_run(fluxloop_loop(), run_mode) != 0;
+}
+
+void fluxloop_stop(void) { uv_stop(fluxloop_loop()); }
+uint64_t fluxloop_now(void) { return uv_now(fluxloop_loop()); }
+void fluxloop_update_time(void) { uv_update_time(fluxloop_loop()); }
+const char *fluxloop_strerror(int error) { return uv_strerror(error); }
+
+/* Frees a handle's block once libuv has closed it: the block starts with the handle. */
+static void free_on_close(uv_handle_t *handle) { free(handle); }
+
+/* MARK: Timers */
+
+struct fluxloop_timer {
+    uv_timer_t handle; /* first: the block is freed through it */
+    uint64_t id;
+};
+
+static void timer_fired(uv_timer_t *handle) {
+    fluxloop_timer *timer = (fluxloop_timer *)handle;
+    fluxloop_report(timer->id, FLUXLOOP_TIMER, 0, 0, NULL, 0);
+}
+
+fluxloop_timer *fluxloop_timer_start(uint64_t id, uint64_t timeout, uint64_t repeat) {
+    fluxloop_timer *timer = calloc(1, sizeof *timer);
+    if (timer == NULL) return NULL;
+    timer->id = id;
+    uv_timer_init(fluxloop_loop(), &timer->handle);
+    if (uv_timer_start(&timer->handle, timer_fired, timeout, repeat) != 0) {
+        uv_close((uv_handle_t *)&timer->handle, free_on_close);
+        return NULL;
+    }
+    return timer;
+}
+
+void fluxloop_timer_close(fluxloop_timer *timer) {
+    if (timer == NULL) return;
+    uv_timer_stop(&timer->handle);
+    uv_close((uv_handle_t *)&timer->handle, free_on_close);
+}
+
+/* MARK: Descriptors */
+
+struct fluxloop_poll {
+    uv_poll_t handle;
+    uint64_t id;
+};
+
+static void poll_ready(uv_poll_t *handle, int status, int events) {
+    (void)status;
+    (void)events;
+    fluxloop_poll *poll = (fluxloop_poll *)handle;
+    fluxloop_report(poll->id, FLUXLOOP_READABLE, status, 0, NULL, 0);
+}
+
+fluxloop_poll *fluxloop_poll_start(uint64_t id, int fd, int *error) {
+    fluxloop_poll *poll = calloc(1, sizeof *poll);
+    if (poll == NULL) {
+        *error = UV_ENOMEM;
+        return NULL;
+    }
+    poll->id = id;
+    int status = uv_poll_init(fluxloop_loop(), &poll->handle, fd);
+    if (status != 0) {
+        free(poll);
+        *error = status;
+        return NULL;
+    }
+    status = uv_poll_start(&poll->handle, UV_READABLE | UV_DISCONNECT, poll_ready);
+    if (status != 0) {
+        uv_close((uv_handle_t *)&poll->handle, free_on_close);
+        *error = status;
+        return NULL;
+    }
+    return poll;
+}
+
+void fluxloop_poll_close(fluxloop_poll *poll) {
+    if (poll == NULL) return;
+    uv_poll_stop(&poll->handle);
+    uv_close((uv_handle_t *)&poll->handle, free_on_close);
+}
+
+/* MARK: File watches */
+
+struct fluxloop_watch {
+    uv_fs_event_t handle;
+    uint64_t id;
+};
+
+static void path_changed(uv_fs_event_t *handle, const char *name, int events, int status) {
+    fluxloop_watch *watch = (fluxloop_watch *)handle;
+    int64_t kind = ((events & UV_RENAME) ? 1 : 0) | ((events & UV_CHANGE) ? 2 : 0);
+    fluxloop_report(watch->id, FLUXLOOP_CHANGE, kind, status, name, name ? strlen(name) : 0);
+}
+
+fluxloop_watch *fluxloop_watch_start(uint64_t id, const char *path, int *error) {
+    fluxloop_watch *watch = calloc(1, sizeof *watch);
+    if (watch == NULL) {
+        *error = UV_ENOMEM;
+        return NULL;
+    }
+    watch->id = id;
+    uv_fs_event_init(fluxloop_loop(), &watch->handle);
+    int status = uv_fs_event_start(&watch->handle, path_changed, path, 0);
+    if (status != 0) {
+        uv_close((uv_handle_t *)&watch->handle, free_on_close);
+        *error = status;
+        return NULL;
+    }
+    return watch;
+}
+
+void fluxloop_watch_close(fluxloop_watch *watch) {
+    if (watch == NULL) return;
+    uv_fs_event_stop(&watch->handle);
+    uv_close((uv_handle_t *)&watch->handle, free_on_close);
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `fluxsh run` with effects, and no child outliving the shell: the built `fluxsh` as a user runs it.
+@Suite("fluxsh run with effects", .serialized)
+struct EffectsProcessSpec {
+    static func script(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "effects-run-\(UUID().uuidString).lua"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("fluxsh run keeps running while a timer is live and ends when none is left")
+    func waitsForTimers() throws {
+        let path = try Self.script("""
+        local n = 0
+        local t; t = flux.every(20, function() n = n + 1; print('tick ' .. n); if n == 3 then t:cancel() end end)
+        flux.after(30, function() print('after') end)
+        """)
+        let result = try FluxshProcess.run(["run", path])
+        #expect(result.status == 0)
+        #expect(result.output.contains("tick 3"))
+        #expect(result.output.contains("after"))
+        #expect(!result.output.contains("tick 4"))
+    }
+
+    @Test("fluxsh run exits 1 when a callback failed, with the error and its traceback")
+    func failedCallback() throws {
+        let path = try Self.script("flux.after(1, function() error('late failure') end)")
+        let result = try FluxshProcess.run(["run", path])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("late failure"))
+        #expect(result.errors.contains("stack traceback"))
+    }
+
+    @Test("fluxsh run --timeout ends a run whose effects never end, and their processes with it")
+    func timeout() throws {
+        let marker = NSTemporaryDirectory() + "effects-pid-\(UUID().uuidString)"
+        let path = try Self.script("""
+        flux.every(50, function() end)
+        local p = flux.spawn({'sleep', '60'})
+        local f = io.open('\(marker)', 'w'); f:write(p:pid()); f:close()
+        """)
+        let start = Date()
+        let result = try FluxshProcess.run(["run", "--timeout", "0.5", path])
+        #expect(result.status == 0)
+        #expect(Date().timeIntervalSince(start) < 10)
+        let pid = Int32(try String(contentsOfFile: marker, encoding: .utf8)) ?? 0
+        #expect(pid > 0 && kill(pid, 0) != 0)
+    }
+
+    @Test("under kill -9 of the shell its child dies too (PR_SET_PDEATHSIG)")
+    func killNine() throws {
+        let marker = NSTemporaryDirectory() + "effects-pid-\(UUID().uuidString)"
+        let path = try Self.script("""
+        local p = flux.spawn({'sleep', '60'})
+        local f = io.open('\(marker)', 'w'); f:write(p:pid()); f:close()
+        """)
+        _ = try FluxshProcess.run(["run", path], killAfter: 1.0)
+        let pid = Int32(try String(contentsOfFile: marker, encoding: .utf8)) ?? 0
+        #expect(pid > 0)
+        usleep(200_000)
+        #expect(kill(pid, 0) != 0)
+    }
+
+    @Test("when the run ends, a process's whole group ends: its own children too (a process group)")
+    func groupEnds() throws {
+        let marker = NSTemporaryDirectory() + "effects-pid-\(UUID().uuidString)"
+        // The shell's child starts a grandchild, which PR_SET_PDEATHSIG would not reach.
+        let path = try Self.script("""
+        flux.spawn({'/bin/sh', '-c', 'sleep 60 & echo $! > \(marker); wait'})
+        flux.after(300, function() os.exit(0, true) end)
+        """)
+        let result = try FluxshProcess.run(["run", path])
+        #expect(result.status == 0)
+        let pid = Int32((try String(contentsOfFile: marker, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(pid > 0)
+        usleep(200_000)
+        #expect(kill(pid, 0) != 0)
+    }
+
+    @Test("fluxsh test runs timers on the virtual clock: an hour passes at once")
+    func virtualClockInTest() throws {
+        let path = try Self.script("""
+        local count = 0
+        flux.every(60000, function() count = count + 1 end)
+        assert(flux.advance(3600000) == 60)
+        assert(count == 60)
+        """)
+        let start = Date()
+        let result = try FluxshProcess.run(["test", path])
+        #expect(result.status == 0, "\(result.output)\(result.errors)")
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+}
