@@ -151,7 +151,9 @@ final class LuaValueDecoder: Decoder {
         guard let first = unknown.min(by: { $0.name < $1.name }) else { return }
         let fields = known.subtracting(options.allowedExtraKeys).sorted().joined(separator: ", ")
         throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [first.key],
-            debugDescription: "unknown field (fields: \(fields.isEmpty ? "none" : fields))"))
+            debugDescription: "unknown field"
+                + (NameSuggestion.didYouMean(first.name, in: known.subtracting(options.allowedExtraKeys)).map { ", " + $0 } ?? "")
+                + " (fields: \(fields.isEmpty ? "none" : fields))"))
     }
 
     /// [..] -> [..]. Calls `body` with the index of the value pushed by `push`, then pops it.

@@ -25,6 +25,12 @@ public struct Fluxsh: ParsableCommand {
             Without a subcommand, fluxsh reads Lua and : commands from the terminal (with line editing, \
             history and Tab completion) or, without a prompt, from a pipe. Type :help in it for the commands.
             """,
+        usage: """
+            fluxsh [<options>] [-l <mod>]... [-e <stat>]... [-i] [<script> [<args>...]]
+                   fluxsh run [<options>] <file>...
+                   fluxsh test [<options>] [<dir|file>...]
+                   fluxsh help [run|test]
+            """,
         version: Fluxsh.version,
         subcommands: [Run.self, Test.self]
     )
@@ -36,6 +42,9 @@ public struct Fluxsh: ParsableCommand {
 
     @OptionGroup var lua: LuaCommandLine
 
+    @Flag(name: .customLong("man"), help: "Print the manual page fluxsh(1) in roff (man -l FILE reads it).")
+    var man = false
+
     public init() {}
 
     /// Parses the command line and runs it. A script argument would take the names `run`, `test` and
@@ -45,6 +54,8 @@ public struct Fluxsh: ParsableCommand {
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch subcommand(in: arguments) {
+        case nil where arguments.contains(where: { $0 == "--help" || $0 == "-h" }) && !arguments.contains("--"):
+            printHelp()
         case nil: main(arguments)
         case let (.help, rest)?: help(rest)
         case let (.command(subcommand), rest)?: subcommand.main(rest)
@@ -82,7 +93,7 @@ public struct Fluxsh: ParsableCommand {
     static func help(_ words: [String]) -> Never {
         let names = words.filter { !$0.hasPrefix("-") }
         let subcommands: [ParsableCommand.Type] = configuration.subcommands
-        if names.isEmpty { Fluxsh.exit(withError: CleanExit.helpRequest(Fluxsh.self)) }
+        if names.isEmpty { printHelp() }
         if names.count == 1, let subcommand = subcommands.first(where: { $0._commandName == names[0] }) {
             subcommand.exit(withError: CleanExit.helpRequest(subcommand))
         }
@@ -90,13 +101,21 @@ public struct Fluxsh: ParsableCommand {
         Fluxsh.exit(withError: ValidationError("help: no subcommand '\(names.joined(separator: " "))' (subcommands: \(known))"))
     }
 
+    /// fluxsh's help, ending with EXAMPLES, ENVIRONMENT and FILES, and exit 0.
+    static func printHelp() -> Never {
+        writeOut(helpMessage() + "\n\n" + FluxshManual.helpSections + "\n")
+        Fluxsh.exit()
+    }
+
     /// The REPL, or a script and statements as `lua` runs them.
     public func run() throws {
+        if man { return writeOut(FluxshManual.manualPage()) }
         let editor = LineEditor()
         var configuration = options.configuration
         // A session is kept by default only for a person at the prompt, not for a script run as `lua` runs it.
         let prompts = editor.isInteractive && (!lua.runsCode || lua.wantsPrompt)
         configuration.session = try options.session.choice(defaultName: prompts ? SessionChoice.defaultName : nil)
+        try SessionOptions.refuseIfOpenElsewhere(configuration.session)
         var reported = false
         let shell = Shell(configuration: configuration, write: writeOut) { text in
             reported = true
@@ -121,10 +140,16 @@ public struct Fluxsh: ParsableCommand {
         // Broken at spaces, not where the terminal would cut it, in the middle of a store's name.
         var text = FluxReference.wrap(title, width: width).map { $0 + "\n" }.joined()
         if shell.host.views.names.contains("annotationFilter") {
-            let hints = [":render annotationFilter", ":dispatch ticTacToe.placeToken {index = 4}", "flux.state(\"ticTacToe\")"]
+            // A restored game may have cell 4 taken: then the hint starts it again.
+            let play = shell.restored?.changedStores.contains("ticTacToe") == true
+                ? ":dispatch ticTacToe.reset" : ":dispatch ticTacToe.placeToken {index = 4}"
+            let hints = [":render annotationFilter", play, "flux.state(\"ticTacToe\")"]
             let line = "Try  " + hints.joined(separator: "   ")
             // The terminal's width now: on a narrow one each hint gets a line of its own.
             text += line.count <= width ? line + "\n" : "Try\n" + hints.map { "  " + $0 + "\n" }.joined()
+        }
+        if let restored = shell.restored {
+            text += FluxReference.wrap(restored.line, width: width).map { $0 + "\n" }.joined()
         }
         text += FluxReference.wrap(":help lists the commands; Tab completes; Ctrl-D leaves.", width: width).map { $0 + "\n" }.joined()
         return text
@@ -133,7 +158,7 @@ public struct Fluxsh: ParsableCommand {
 
 /// The options every `fluxsh` mode takes.
 struct ShellOptions: ParsableArguments {
-    @Option(name: .customLong("plugins"), help: ArgumentHelp("Load every plugin in a folder (repeatable).", valueName: "dir"))
+    @Option(name: .customLong("plugins"), help: ArgumentHelp("Load every plugin in a folder, or one plugin by its .lua file (repeatable).", valueName: "dir|file"))
     var plugins: [String] = []
 
     @Flag(name: .customLong("no-color"), help: "Render tables without colour.")
@@ -150,8 +175,11 @@ struct ShellOptions: ParsableArguments {
     func validate() throws {
         for folder in plugins.map(\.expandingTilde) {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--plugins \(folder): no such folder")
+            let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
+            // A plugin's own file (`plugins/todo/init.lua`, `plugins/tally.lua`) loads that plugin alone.
+            guard exists, isDirectory.boolValue || folder.hasSuffix(".lua") else {
+                throw ValidationError(exists ? "--plugins \(folder): neither a folder of plugins nor a plugin's .lua file"
+                                             : "--plugins \(folder): no such folder or file")
             }
         }
     }
@@ -188,6 +216,7 @@ extension Fluxsh {
         func run() throws {
             var configuration = options.configuration
             configuration.session = try options.session.choice(defaultName: nil)
+            try SessionOptions.refuseIfOpenElsewhere(configuration.session)
             let status = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr).run(files)
             if status != 0 { throw ExitCode(status) }
         }
@@ -205,7 +234,7 @@ extension Fluxsh {
         @Option(help: ArgumentHelp("Run only the scripts whose path contains this text.", valueName: "pattern"))
         var filter: String?
 
-        @Option(help: ArgumentHelp("The seconds a script may run before it fails (default 60).", valueName: "seconds"))
+        @Option(help: ArgumentHelp("The seconds a script may run before it fails.", valueName: "seconds"))
         var timeout: Double = 60
 
         /// Set on the child process that runs one script: where it writes its verdict.

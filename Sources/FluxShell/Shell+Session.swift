@@ -11,7 +11,9 @@ extension Shell {
             let session = try Session.open(name: choice.name, fresh: choice.fresh, dispatcher: dispatcher,
                                            report: { report($0 + "\n") })
             if let aside = session.movedAside { reportMessage("session '\(choice.name)': started afresh; the old one is \(aside)") }
+            let before = savedForms()
             session.restore()
+            restored = restoreSummary(of: session, before: before)
             session.attach()
             self.session = session
         } catch {

@@ -51,6 +51,8 @@ public final class Shell {
     var isLogging = false
     /// The session kept, if any.
     public internal(set) var session: Session?
+    /// What opening the session gave back (the banner says it).
+    public internal(set) var restored: SessionRestoreSummary?
 
     /// A shell with `configuration`'s stores and plugins.
     ///
@@ -80,6 +82,19 @@ public final class Shell {
         if let choice = configuration.session { openSession(choice) }
     }
 
+    /// `--plugins plugins/todo/init.lua` or `--plugins tally.lua`: one plugin by its file (a folder
+    /// plugin's `init.lua` loads its folder, so that its `require` finds its modules).
+    private func loadPluginFile(_ file: String) {
+        let path = (file as NSString).lastPathComponent == "init.lua" ? (file as NSString).deletingLastPathComponent : file
+        do {
+            try host.loadPlugin(at: path.isEmpty ? "." : path)
+        } catch {
+            host.report("plugin \((try? Plugin(at: path).name) ?? file) failed to load: \(FluxHost.describe(error))")
+        }
+        _ = SignalInterrupts.takeInterrupt()
+        host.flushErrors()
+    }
+
     /// Loads the plugins of `folders` as the shell starts. Ctrl-C stops the one running, as it stops a line
     /// at the prompt (the REPL is not reading yet, so SIGINT would otherwise end the shell): that plugin
     /// is reported and the others load on, each as stoppable as the first.
@@ -89,6 +104,7 @@ public final class Shell {
         if catching { SignalInterrupts.install(interrupt: { LuaVM.interruptAll() }) }
         defer { if catching { SignalInterrupts.uninstall() } }
         for folder in folders {
+            if folder.hasSuffix(".lua") { loadPluginFile(folder); continue }
             host.loadPlugins(in: folder) { _ = SignalInterrupts.takeInterrupt() } // a Ctrl-C stops one plugin
         }
     }

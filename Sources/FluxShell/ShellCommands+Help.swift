@@ -6,7 +6,7 @@ extension Shell {
         if let name {
             if name.hasPrefix("flux.") || name == "flux" { return try helpFlux(name) }
             guard let command = Self.command(named: name) else {
-                throw ShellCommandError.failed("unknown command ':\(name.hasPrefix(":") ? String(name.dropFirst()) : name)' (try :help)")
+                throw ShellCommandError.failed(Self.unknownCommand(name))
             }
             print("\(command.usage)\n  \(command.summary)")
             return

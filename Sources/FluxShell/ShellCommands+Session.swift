@@ -5,7 +5,7 @@ import Foundation
 
 extension Shell {
     /// The session, or an error saying how to start one.
-    private func requireSession() throws -> Session {
+    func requireSession() throws -> Session {
         guard let session else {
             throw ShellCommandError.failed("no session is kept (start fluxsh with --session NAME, or without --no-session)")
         }

@@ -14,6 +14,17 @@ extension FluxHost {
         lua.pop(2)
     }
 
+    /// The fields `flux.store{…}` reads; any other is refused (a misspelled one would be lost silently).
+    static var storeFields: [String] {
+        [
+            "name",
+            "state",
+            "on",
+            "wait_for",
+            "actions",
+        ]
+    }
+
     /// `flux.store{name = …, state = {…}, on = {[action] = fn, …}, wait_for = {…}}`.
     ///
     /// Defining a store that exists again (a reloaded plugin) replaces its handlers and keeps its state.
@@ -21,6 +32,7 @@ extension FluxHost {
         let lua = arguments.stack
         try arguments.expect(atMost: 1)
         try arguments.expect(.table, at: 1)
+        try arguments.rejectUnknownKeys(at: 1, allowed: Self.storeFields)
         guard lua.rawGet("name", from: 1) == .string, lua.rawLength(at: -1) > 0 else {
             throw arguments.error(1, "field 'name' must be a non-empty string, got \(lua.type(at: -1).name)")
         }
