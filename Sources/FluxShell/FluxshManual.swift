@@ -24,7 +24,7 @@ enum FluxshManual {
         ("NO_COLOR", "when set and not empty, tables print without colour (as --no-color)"),
         ("LUA_INIT", "Lua run first, as the lua command runs it (@FILE runs a file); LUA_INIT_5_4 takes precedence"),
         ("LUA_PATH, LUA_CPATH", "where require looks for modules (LUA_PATH_5_4, LUA_CPATH_5_4 take precedence)"),
-        ("COLUMNS", "the width tables and devtools lines fit when the terminal does not say"),
+        ("COLUMNS", "the width tables and devtools lines fit, when a positive number (else the terminal's width, else 80)"),
     ]
 
     /// The files fluxsh reads and writes.

@@ -1,3 +1,4 @@
+import Flux
 import Foundation
 
 extension Shell {
@@ -53,7 +54,8 @@ extension Shell {
             return print((lines + footer).joined(separator: "\n"))
         }
         guard let function = FluxReference.function(named: name) else {
-            throw ShellCommandError.failed("flux has no function '\(name.dropFirst(5))' (:help flux lists them)")
+            let hint = NameSuggestion.didYouMean(String(name.dropFirst(5)), in: FluxReference.functions.map(\.name)).map { ": " + $0 } ?? ""
+            throw ShellCommandError.failed("flux has no function '\(name.dropFirst(5))'\(hint) (:help flux lists them)")
         }
         print(FluxReference.help(function, width: host.renderOptions.width))
     }

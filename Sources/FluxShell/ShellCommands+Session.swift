@@ -27,6 +27,9 @@ extension Shell {
                 return keep
             } ?? Self.compactionKeeps
             try compactSession(keeping: keep)
+        case "stale" where arguments.words.count == 1: try listStaleStates()
+        case "restore-store" where arguments.words.count == 2: try restoreStaleState(of: arguments.words[1])
+        case "drop-stale" where arguments.words.count == 2: try dropStaleStates(of: arguments.words[1])
         default: throw arguments.usage
         }
     }

@@ -121,7 +121,7 @@ extension Shell {
                 // Only the first actions are kept per step; the session's journal holds every one.
                 let more = step.count - step.actions.count, kept = ActionMonitor.keptActions
                 lines.append("   \(text.unicode ? "…" : "...") and \(more) more actions (a step keeps its first \(kept)"
-                    + (session == nil ? ")" : "; :history all lists every action)"))
+                    + (session == nil ? ")" : "; :journal all lists every action)"))
             }
         }
         lines += text.changes(StepDiff.diffs(ofStep: index, undo: steps.undo, redo: steps.redo), maximum: .max)
