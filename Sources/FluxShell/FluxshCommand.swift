@@ -21,15 +21,15 @@ public struct Fluxsh: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fluxsh",
         abstract: "A shell hosting Flux stores, with Lua 5.4 to dispatch actions, define stores and render views.",
+        usage: """
+            fluxsh [<options>] [-l <mod>]... [-e <stat>]... [-i] [<script> [<args>...]]
+            fluxsh run [<options>] <file>...
+            fluxsh test [<options>] [<dir|file>...]
+            fluxsh help [run|test]
+            """,
         discussion: """
             Without a subcommand, fluxsh reads Lua and : commands from the terminal (with line editing, \
             history and Tab completion) or, without a prompt, from a pipe. Type :help in it for the commands.
-            """,
-        usage: """
-            fluxsh [<options>] [-l <mod>]... [-e <stat>]... [-i] [<script> [<args>...]]
-                   fluxsh run [<options>] <file>...
-                   fluxsh test [<options>] [<dir|file>...]
-                   fluxsh help [run|test]
             """,
         version: Fluxsh.version,
         subcommands: [Run.self, Test.self]

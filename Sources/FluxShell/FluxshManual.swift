@@ -38,12 +38,15 @@ enum FluxshManual {
     /// EXAMPLES, ENVIRONMENT and FILES as `--help` shows them, after the options.
     static var helpSections: String {
         func section(_ title: String, _ rows: [(String, String)]) -> String {
+            // As ArgumentParser lays out the options: a column of names, the text beside it within 80.
             let column = min(34, rows.map(\.0.count).max() ?? 0)
+            let indent = String(repeating: " ", count: column + 4)
             return title + ":\n" + rows.map { left, right in
-                let lead = "  " + left
+                let text = FluxReference.wrap(right, width: 80 - indent.count)
+                let rest = text.dropFirst().map { "\n" + indent + $0 }.joined()
                 return left.count > column
-                    ? lead + "\n" + String(repeating: " ", count: column + 4) + right
-                    : lead + String(repeating: " ", count: column + 2 - left.count) + right
+                    ? "  " + left + "\n" + indent + (text.first ?? "") + rest
+                    : "  " + left + String(repeating: " ", count: column + 2 - left.count) + (text.first ?? "") + rest
             }.joined(separator: "\n")
         }
         return [

@@ -27,7 +27,7 @@ enum PluginLoader {
           if ok then return result, extra end
           local prefix = "module '" .. name .. "' not found:"
           if type(result) == "string" and find(result, prefix, 1, true) == 1 then
-            error(prefix .. tried .. sub(result, #prefix + 1), 2)
+            error(prefix .. "\n\t" .. tried .. sub(result, #prefix + 1), 2)
           end
           error(result, 0)
         end

@@ -67,7 +67,7 @@ extension Shell {
         var lines: [String] = []
         for (index, entry) in entries.enumerated() {
             if index == steps.undo.count { lines.append(marker) }
-            let number = StepReference.step(index + 1)
+            let number = StepReference.stepMark(index + 1)
             let lead = "  " + String(repeating: " ", count: width + 1 - number.count) + number + " "
             let stores = seen?[index].stores ?? entry.changes.map(\.target.name)
             let tail = (text.unicode ? "  → " : "  -> ") + stores.joined(separator: ", ") + (index >= steps.undo.count ? "  (undone)" : "")
@@ -95,7 +95,7 @@ extension Shell {
         switch reference {
         case let .step(number), let .bare(number): try show(step: number)
         case let .entry(number):
-            throw ShellCommandError.failed("\(StepReference.entry(number)) is a journal entry: :show takes an undo step of :history, #1-#\(dispatcher.history.steps.undo.count + dispatcher.history.steps.redo.count)")
+            throw ShellCommandError.failed("\(StepReference.entryMark(number)) is a journal entry: :show takes an undo step of :history, #1-#\(dispatcher.history.steps.undo.count + dispatcher.history.steps.redo.count)")
         }
     }
 
@@ -110,7 +110,7 @@ extension Shell {
         let index = number - 1
         let seen = monitor.steps(of: dispatcher.history)
         let text = ActionText(host.renderOptions)
-        let lead = "\(StepReference.step(number)) ", tail = index >= steps.undo.count ? "  (undone)" : ""
+        let lead = "\(StepReference.stepMark(number)) ", tail = index >= steps.undo.count ? "  (undone)" : ""
         var lines = [lead + (seen.map { step in
             step[index].count == 1 && step[index].group == nil
                 ? text.action(step[index].actions[0], limit: text.width - lead.count - tail.count) : step[index].label
@@ -136,7 +136,7 @@ extension Shell {
         switch reference {
         case let .entry(number):
             guard let session else {
-                throw ShellCommandError.failed("\(StepReference.entry(number)) is a journal entry, and no session is kept: :goto #N goes to undo step N of :history")
+                throw ShellCommandError.failed("\(StepReference.entryMark(number)) is a journal entry, and no session is kept: :goto #N goes to undo step N of :history")
             }
             try goTo(entry: number, in: session)
         case let .bare(number):

@@ -28,9 +28,9 @@ enum StepReference: Equatable {
     }
 
     /// How an undo step is written.
-    static func step(_ number: Int) -> String { "#\(number)" }
+    static func stepMark(_ number: Int) -> String { "#\(number)" }
     /// How a journal entry is written.
-    static func entry(_ number: Int) -> String { "@\(number)" }
+    static func entryMark(_ number: Int) -> String { "@\(number)" }
 }
 
 extension Shell {
@@ -60,7 +60,7 @@ extension Shell {
         let text = ActionText(host.renderOptions)
         let now = Date()
         print(entries.map { entry in
-            let mark = StepReference.entry(entry.number)
+            let mark = StepReference.entryMark(entry.number)
             let (time, what) = journalText(entry.line, text: text, now: now)
             // Cut to the terminal, as every devtools line is: a payload of megabytes is one line of it
             // (`:export` writes the entries whole).
