@@ -90,7 +90,7 @@ extension Shell {
         ShellCommand("replay", "<file>", "dispatch the actions of a recorded log", completes: [.file]) { shell, arguments in
             try shell.replay(arguments.path())
         },
-        ShellCommand("session", "[compact [keep] | stale | restore-store <store> | drop-stale <store>]", "show the session kept: its name, file and journal; compact drops all but the journal's last keep entries (1000), numbers unchanged; stale lists the saved states kept aside when a store changed shape, restore-store converts one back, drop-stale forgets them", completes: [.word(["compact", "stale", "restore-store", "drop-stale"])]) { shell, arguments in
+        ShellCommand("session", "[compact|stale|...]", "show the session kept: its name, file and journal; compact [keep] drops all but the journal's last keep entries (1000), numbers unchanged; stale lists the saved states kept aside when a store changed shape, restore-store <store> converts one back, drop-stale <store> forgets them", completes: [.word(["compact", "stale", "restore-store", "drop-stale"])]) { shell, arguments in
             try shell.runSession(arguments)
         },
         ShellCommand("export", "<file> [from-to]", "write the session's journal (or a range of it) as an action log", completes: [.file]) { shell, arguments in
