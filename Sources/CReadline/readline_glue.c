@@ -41,3 +41,12 @@ char **fluxrl_filename_matches(const char *text) {
 }
 
 int fluxrl_history_length(void) { return history_length; }
+
+/* Readline 8.1 and later set rl_eof_found at an EOF and, in callback mode, never clear it: every later
+   line's end then prints a newline of its own (rl_deprep_terminal), a blank line before each result.
+   Cleared once the EOF is taken. */
+void fluxrl_clear_eof_found(void) {
+#if RL_READLINE_VERSION >= 0x0801
+    rl_eof_found = 0;
+#endif
+}

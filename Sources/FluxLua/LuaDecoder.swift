@@ -151,7 +151,9 @@ final class LuaValueDecoder: Decoder {
         guard let first = unknown.min(by: { $0.name < $1.name }) else { return }
         let fields = known.subtracting(options.allowedExtraKeys).sorted().joined(separator: ", ")
         throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [first.key],
-            debugDescription: "unknown field (fields: \(fields.isEmpty ? "none" : fields))"))
+            debugDescription: "unknown field"
+                + (NameSuggestion.didYouMean(first.name, in: known.subtracting(options.allowedExtraKeys)).map { ", " + $0 } ?? "")
+                + " (fields: \(fields.isEmpty ? "none" : fields))"))
     }
 
     /// [..] -> [..]. Calls `body` with the index of the value pushed by `push`, then pops it.
@@ -162,11 +164,24 @@ final class LuaValueDecoder: Decoder {
         return try body(top + 1)
     }
 
+    /// ` (the table has 'titel': did you mean 'title'?)` when a missing field's name is close to a key
+    /// this decoder's table has, else "".
+    func misspelling(of key: (any CodingKey)?) -> String {
+        guard let key, key.intValue == nil, stack.type(at: self.index) == .table else { return "" }
+        var names: [String] = []
+        stack.forEachPair(in: self.index) {
+            if stack.type(at: -2) == .string, let name = stack.string(at: -2) { names.append(name) }
+        }
+        guard let near = names.filter({ NameSuggestion.closest(to: $0, in: [key.stringValue]).isEmpty == false }).min() else { return "" }
+        return " (the table has '\(near)': did you mean '\(key.stringValue)'?)"
+    }
+
     /// The value at `index` decoded as `T`, where a nil value is allowed only for optionals.
     func decodeRequired<T: Decodable>(_ type: T.Type, at index: Int32, path: @autoclosure () -> [any CodingKey]) throws -> T {
         if stack.isNil(at: index), !(T.self is any LuaNilDecodable.Type) {
-            throw DecodingError.valueNotFound(type, .init(codingPath: path(),
-                debugDescription: "expected \(ValueKind.describe(type)), got nil"))
+            let path = path()
+            throw DecodingError.valueNotFound(type, .init(codingPath: path,
+                debugDescription: "expected \(ValueKind.describe(type)), got nil" + misspelling(of: path.last)))
         }
         return try decode(type, at: index, path: path())
     }
@@ -299,8 +314,14 @@ struct LuaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     /// The typed requirements skip the dynamic type checks of the generic path.
     private func decodePrimitive<P: LuaPrimitive>(_ type: P.Type, _ key: Key) throws -> P {
-        try decoder.withValue({ push(key) }) { index in
-            try P.decode(from: stack, at: index, path: { codingPath + [key] })
+        do {
+            return try decoder.withValue({ push(key) }) { index in
+                try P.decode(from: stack, at: index, path: { codingPath + [key] })
+            }
+        } catch let DecodingError.valueNotFound(type, context) {
+            // A missing field may be a misspelled one: say which key of the table is near it.
+            throw DecodingError.valueNotFound(type, .init(codingPath: context.codingPath,
+                debugDescription: context.debugDescription + decoder.misspelling(of: key)))
         }
     }
 

@@ -91,8 +91,15 @@ extension Session {
             guard persistent.reads(format: saved.format) else {
                 throw SessionError("saved as \(saved.format), the store now keeps \(persistent.stateFormat)")
             }
-            persistent.restore(try persistent.decodeState(saved.state))
+            let (state, converted) = try persistent.decodeState(saved.state, savedAs: saved.format)
+            persistent.restore(state)
             store.publish()
+            if let converted {
+                // The state as saved stays in the database, for :session restore-store.
+                keepStale(saved.row, reason: converted)
+                report("session '\(name)': store '\(store.name)' \(converted); "
+                    + "its state as saved before is kept (:session restore-store \(store.name) converts it again)")
+            }
         } catch {
             keepStale(saved.row, reason: Self.describe(error))
             report("session '\(name)': the saved state of store '\(store.name)' no longer decodes (\(Self.describe(error))); "

@@ -21,6 +21,12 @@ public struct Fluxsh: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fluxsh",
         abstract: "A shell hosting Flux stores, with Lua 5.4 to dispatch actions, define stores and render views.",
+        usage: """
+            fluxsh [<options>] [-l <mod>]... [-e <stat>]... [-i] [<script> [<args>...]]
+            fluxsh run [<options>] <file>...
+            fluxsh test [<options>] [<dir|file>...]
+            fluxsh help [run|test]
+            """,
         discussion: """
             Without a subcommand, fluxsh reads Lua and : commands from the terminal (with line editing, \
             history and Tab completion) or, without a prompt, from a pipe. Type :help in it for the commands.
@@ -38,6 +44,9 @@ public struct Fluxsh: ParsableCommand {
 
     @OptionGroup var lua: LuaCommandLine
 
+    @Flag(name: .customLong("man"), help: "Print the manual page fluxsh(1) in roff (man -l FILE reads it).")
+    var man = false
+
     public init() {}
 
     /// Parses the command line and runs it. A script argument would take the names `run`, `test` and
@@ -47,6 +56,8 @@ public struct Fluxsh: ParsableCommand {
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch subcommand(in: arguments) {
+        case nil where arguments.contains(where: { $0 == "--help" || $0 == "-h" }) && !arguments.contains("--"):
+            printHelp()
         case nil: main(arguments)
         case let (.help, rest)?: help(rest)
         case let (.command(subcommand), rest)?: subcommand.main(rest)
@@ -84,7 +95,7 @@ public struct Fluxsh: ParsableCommand {
     static func help(_ words: [String]) -> Never {
         let names = words.filter { !$0.hasPrefix("-") }
         let subcommands: [ParsableCommand.Type] = configuration.subcommands
-        if names.isEmpty { Fluxsh.exit(withError: CleanExit.helpRequest(Fluxsh.self)) }
+        if names.isEmpty { printHelp() }
         if names.count == 1, let subcommand = subcommands.first(where: { $0._commandName == names[0] }) {
             subcommand.exit(withError: CleanExit.helpRequest(subcommand))
         }
@@ -92,14 +103,22 @@ public struct Fluxsh: ParsableCommand {
         Fluxsh.exit(withError: ValidationError("help: no subcommand '\(names.joined(separator: " "))' (subcommands: \(known))"))
     }
 
+    /// fluxsh's help, ending with EXAMPLES, ENVIRONMENT and FILES, and exit 0.
+    static func printHelp() -> Never {
+        writeOut(helpMessage() + "\n\n" + FluxshManual.helpSections + "\n")
+        Fluxsh.exit()
+    }
+
     /// The REPL, or a script and statements as `lua` runs them.
     public func run() throws {
+        if man { return writeOut(FluxshManual.manualPage()) }
         let editor = LineEditor()
         var configuration = options.configuration
         configuration.userConfig = options.clean ? nil : UserConfig.located()
         // A session is kept by default only for a person at the prompt, not for a script run as `lua` runs it.
         let prompts = editor.isInteractive && (!lua.runsCode || lua.wantsPrompt)
         configuration.session = try options.session.choice(defaultName: prompts ? SessionChoice.defaultName : nil)
+        try SessionOptions.refuseIfOpenElsewhere(configuration.session)
         var reported = false
         let shell = Shell(configuration: configuration, write: writeOut) { text in
             reported = true
@@ -128,10 +147,16 @@ public struct Fluxsh: ParsableCommand {
         // Broken at spaces, not where the terminal would cut it, in the middle of a store's name.
         var text = FluxReference.wrap(title, width: width).map { $0 + "\n" }.joined()
         if shell.host.views.names.contains("annotationFilter") {
-            let hints = [":render annotationFilter", ":dispatch ticTacToe.placeToken {index = 4}", "flux.state(\"ticTacToe\")"]
+            // A restored game may have cell 4 taken: then the hint starts it again.
+            let play = shell.restored?.changedStores.contains("ticTacToe") == true
+                ? ":dispatch ticTacToe.reset" : ":dispatch ticTacToe.placeToken {index = 4}"
+            let hints = [":render annotationFilter", play, "flux.state(\"ticTacToe\")"]
             let line = "Try  " + hints.joined(separator: "   ")
             // The terminal's width now: on a narrow one each hint gets a line of its own.
             text += line.count <= width ? line + "\n" : "Try\n" + hints.map { "  " + $0 + "\n" }.joined()
+        }
+        if let restored = shell.restored {
+            text += FluxReference.wrap(restored.line, width: width).map { $0 + "\n" }.joined()
         }
         text += FluxReference.wrap(":help lists the commands; Tab completes; Ctrl-D leaves.", width: width).map { $0 + "\n" }.joined()
         return text
@@ -140,7 +165,7 @@ public struct Fluxsh: ParsableCommand {
 
 /// The options every `fluxsh` mode takes.
 struct ShellOptions: ParsableArguments {
-    @Option(name: .customLong("plugins"), help: ArgumentHelp("Load every plugin in a folder (repeatable).", valueName: "dir"))
+    @Option(name: .customLong("plugins"), help: ArgumentHelp("Load every plugin in a folder, or one plugin by its .lua file (repeatable).", valueName: "dir|file"))
     var plugins: [String] = []
 
     @Flag(name: .customLong("no-color"), help: "Render tables without colour.")
@@ -160,8 +185,11 @@ struct ShellOptions: ParsableArguments {
     func validate() throws {
         for folder in plugins.map(\.expandingTilde) {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--plugins \(folder): no such folder")
+            let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
+            // A plugin's own file (`plugins/todo/init.lua`, `plugins/tally.lua`) loads that plugin alone.
+            guard exists, isDirectory.boolValue || folder.hasSuffix(".lua") else {
+                throw ValidationError(exists ? "--plugins \(folder): neither a folder of plugins nor a plugin's .lua file"
+                                             : "--plugins \(folder): no such folder or file")
             }
         }
     }
@@ -202,6 +230,7 @@ extension Fluxsh {
         func run() throws {
             var configuration = options.configuration
             configuration.session = try options.session.choice(defaultName: nil)
+            try SessionOptions.refuseIfOpenElsewhere(configuration.session)
             var runner = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr)
             runner.timeout = timeout
             let status = runner.run(files)
@@ -242,7 +271,7 @@ extension Fluxsh {
         @Flag(help: "Record the text expect_snapshot is given as its golden file.")
         var updateSnapshots = false
 
-        @Option(help: ArgumentHelp("The seconds a script may run before it fails (default 60).", valueName: "seconds"))
+        @Option(help: ArgumentHelp("The seconds a script may run before it fails.", valueName: "seconds"))
         var timeout: Double = 60
 
         /// Set on the child process that runs one script: where it writes its verdict.

@@ -141,6 +141,8 @@ public final class LineEditor {
                 fputs("\n", Readline.output)
                 fflush(Readline.output)
             }
+            // The EOF is taken: readline would end every later line with a blank one of its own.
+            fluxrl_clear_eof_found()
             return nil
         }
     }

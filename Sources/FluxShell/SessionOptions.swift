@@ -1,4 +1,5 @@
 import ArgumentParser
+import FluxSession
 
 /// `--session NAME`, `--fresh` and `--no-session`: which session a `fluxsh` mode keeps.
 ///
@@ -29,5 +30,14 @@ struct SessionOptions: ParsableArguments {
             return nil
         }
         return SessionChoice(name: name, fresh: fresh)
+    }
+
+    /// Refuses a session another `fluxsh` holds open: exit status 2 with the message, before anything
+    /// runs (a shell that went on would keep nothing of what it is told).
+    static func refuseIfOpenElsewhere(_ choice: SessionChoice?) throws {
+        guard let choice, Session.isOpenElsewhere(name: choice.name) else { return }
+        writeErr("fluxsh: session '\(choice.name)' is open in another fluxsh "
+            + "(give this one another --session NAME, or --no-session to keep nothing)\n")
+        throw ExitCode(2)
     }
 }

@@ -16,12 +16,15 @@ extension Shell {
         if catching { SignalInterrupts.install(interrupt: { LuaVM.interruptAll() }) }
         defer { if catching { SignalInterrupts.uninstall() } }
         // Read before the config runs: `flux.configure` checks its options against their manifests.
-        let found = folders.isEmpty ? [] : host.findPlugins(in: folders)
+        // `--plugins` may name a plugin's file (`tally.lua`, `todo/init.lua`) as well as a folder of plugins.
+        let files = folders.filter { $0.hasSuffix(".lua") }
+        let found = folders.count == files.count ? [] : host.findPlugins(in: folders.filter { !$0.hasSuffix(".lua") })
         if let config = configuration.userConfig { runUserConfig(config) }
         _ = SignalInterrupts.takeInterrupt()
         if !found.isEmpty {
             host.loadPlugins(found) { _ = SignalInterrupts.takeInterrupt() } // a Ctrl-C stops one plugin
         }
+        for file in files { loadPluginFile(file) }
         if let choice = configuration.session {
             openSession(choice)
             if session != nil { host.fire("session_restored") }

@@ -16,7 +16,9 @@ extension Shell {
             keepStepPayloads(in: session)
             let host = host
             session.codeVersion = { store in host.codeVersion(ofStore: store.name) }
+            let before = savedForms()
             session.restore()
+            restored = restoreSummary(of: session, before: before)
             session.attach()
             self.session = session
         } catch {

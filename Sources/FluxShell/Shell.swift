@@ -56,6 +56,8 @@ public final class Shell {
     public internal(set) var configError: String?
     /// Whether ``finish()`` has told the plugins the shell is leaving.
     var hasFinished = false
+    /// What opening the session gave back (the banner says it).
+    public internal(set) var restored: SessionRestoreSummary?
 
     /// A shell with `configuration`'s stores and plugins.
     ///
@@ -85,6 +87,19 @@ public final class Shell {
         host.vm.instructionBudget = configuration.instructionBudget
         host.effectsShouldStop = { SignalInterrupts.interruptPending }
         start() // the user's config, plugins, session (Shell+Lifecycle)
+    }
+
+    /// `--plugins plugins/todo/init.lua` or `--plugins tally.lua`: one plugin by its file (a folder
+    /// plugin's `init.lua` loads its folder, so that its `require` finds its modules).
+    func loadPluginFile(_ file: String) {
+        let path = (file as NSString).lastPathComponent == "init.lua" ? (file as NSString).deletingLastPathComponent : file
+        do {
+            try host.loadPlugin(at: path.isEmpty ? "." : path)
+        } catch {
+            host.report("plugin \((try? Plugin(at: path).name) ?? file) failed to load: \(FluxHost.describe(error))")
+        }
+        _ = SignalInterrupts.takeInterrupt()
+        host.flushErrors()
     }
 
     /// A `:record` still running ends with the shell: its file is closed; the session is saved.

@@ -1,3 +1,4 @@
+import Flux
 import Foundation
 
 extension Shell {
@@ -9,7 +10,7 @@ extension Shell {
                 if let command = host.pluginCommand(named: name.hasPrefix(":") ? String(name.dropFirst()) : name) {
                     return print("\(command.usageLine)\n  \(command.summary)\n  (defined by \(command.owner))")
                 }
-                throw ShellCommandError.failed("unknown command ':\(name.hasPrefix(":") ? String(name.dropFirst()) : name)' (try :help)")
+                throw ShellCommandError.failed(Self.unknownCommand(name))
             }
             print("\(command.usage)\n  \(command.summary)")
             return
@@ -62,7 +63,8 @@ extension Shell {
             return print((lines + footer).joined(separator: "\n"))
         }
         guard let function = FluxReference.function(named: name) else {
-            throw ShellCommandError.failed("flux has no function '\(name.dropFirst(5))' (:help flux lists them)")
+            let hint = NameSuggestion.didYouMean(String(name.dropFirst(5)), in: FluxReference.functions.map(\.name)).map { ": " + $0 } ?? ""
+            throw ShellCommandError.failed("flux has no function '\(name.dropFirst(5))'\(hint) (:help flux lists them)")
         }
         print(FluxReference.help(function, width: host.renderOptions.width))
     }

@@ -13,7 +13,7 @@ extension Shell {
         guard !plugins.isEmpty else { throw ShellCommandError.failed("no plugins loaded (load one with :load <file>)") }
         if let name {
             guard let plugin = plugins.first(where: { $0.name == name }) else {
-                throw ShellCommandError.failed("unknown plugin '\(name)' (loaded: \(plugins.map(\.name).joined(separator: ", ")))")
+                throw ShellCommandError.failed(FluxHost.unknownPlugin(name, loaded: plugins.map(\.name)))
             }
             try host.reload(plugin)
             print("reloaded \(plugin.name)")

@@ -5,7 +5,7 @@ import Foundation
 
 extension Shell {
     /// The session, or an error saying how to start one.
-    private func requireSession() throws -> Session {
+    func requireSession() throws -> Session {
         guard let session else {
             throw ShellCommandError.failed("no session is kept (start fluxsh with --session NAME, or without --no-session)")
         }
@@ -27,6 +27,9 @@ extension Shell {
                 return keep
             } ?? Self.compactionKeeps
             try compactSession(keeping: keep)
+        case "stale" where arguments.words.count == 1: try listStaleStates()
+        case "restore-store" where arguments.words.count == 2: try restoreStaleState(of: arguments.words[1])
+        case "drop-stale" where arguments.words.count == 2: try dropStaleStates(of: arguments.words[1])
         default: throw arguments.usage
         }
     }

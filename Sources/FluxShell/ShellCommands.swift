@@ -46,14 +46,19 @@ extension Shell {
         ShellCommand("redo", "[count]", "redo what was undone, one step or count") { shell, arguments in
             try shell.travel(arguments, undo: false)
         },
-        ShellCommand("history", "[count|all]", "list the undo steps with payloads and the stores each changed; with a count or all, the session's journal", completes: [.word(["all"])]) { shell, arguments in
+        ShellCommand("history", "[count|all]", "list the undo steps (#1, #2, …) with payloads and the stores each changed; with a count or all, the session's journal (as :journal)", completes: [.word(["all"])]) { shell, arguments in
             try shell.listHistory(arguments.optional())
         },
-        ShellCommand("show", "<step>", "show every path a step of :history changed, old and new") { shell, arguments in
-            try shell.show(step: arguments.number(from: .min))
+        ShellCommand("show", "<#step>", "show every path an undo step of :history (#N) changed, old and new") { shell, arguments in
+            guard let reference = StepReference(try arguments.one()) else { throw arguments.usage }
+            try shell.show(reference)
         },
-        ShellCommand("goto", "<entry>", "go to the state right after entry N of the journal (no session: step N of :history)") { shell, arguments in
-            try shell.goTo(step: arguments.number(from: 0))
+        ShellCommand("goto", "<#step|@entry>", "go to the state right after undo step #N of :history or journal entry @N of :journal (a bare N: the entry in a session, else the step)") { shell, arguments in
+            guard let reference = StepReference(try arguments.one()) else { throw arguments.usage }
+            try shell.goTo(reference)
+        },
+        ShellCommand("journal", "[count|all]", "list the session's journal (@1, @2, …): each entry as the command that does it again, with its time (the last 20 without a count)", completes: [.word(["all"])]) { shell, arguments in
+            try shell.listJournalEntries(arguments.optional())
         },
         ShellCommand("graph", "[--dot]", "draw the stores, what they wait for, and the views over them", completes: [.word(["--dot"])]) { shell, arguments in
             try shell.graph(arguments)
@@ -92,7 +97,7 @@ extension Shell {
         ShellCommand("replay", "<file>", "dispatch the actions of a recorded log", completes: [.file]) { shell, arguments in
             try shell.replay(arguments.path())
         },
-        ShellCommand("session", "[compact [keep]]", "show the session kept: its name, file and journal; compact drops all but the journal's last keep entries (1000), numbers unchanged", completes: [.word(["compact"])]) { shell, arguments in
+        ShellCommand("session", "[compact|stale|...]", "show the session kept: its name, file and journal; compact [keep] drops all but the journal's last keep entries (1000), numbers unchanged; stale lists the saved states kept aside when a store changed shape, restore-store <store> converts one back, drop-stale <store> forgets them", completes: [.word(["compact", "stale", "restore-store", "drop-stale"])]) { shell, arguments in
             try shell.runSession(arguments)
         },
         ShellCommand("export", "<file> [from-to]", "write the session's journal (or a range of it) as an action log", completes: [.file]) { shell, arguments in
@@ -119,6 +124,13 @@ extension Shell {
         return commands.first { $0.name == name }
     }
 
+    /// `unknown command ':hist': did you mean ':history'? (try :help)`.
+    static func unknownCommand(_ name: String) -> String {
+        let name = name.hasPrefix(":") ? String(name.dropFirst()) : name
+        let hint = NameSuggestion.closest(to: name, in: commands.map(\.name)).map { "':\($0)'" }
+        return "unknown command ':\(name)'" + (hint.isEmpty ? "" : ": did you mean \(hint.joined(separator: " or "))?") + " (try :help)"
+    }
+
     /// Runs a `:` command line.
     ///
     /// - Returns: false when it failed; the error or the usage has been written.
@@ -130,7 +142,7 @@ extension Shell {
                 return runPluginCommand(command, text: String(body.dropFirst(name.count)))
             }
             reportMessage(name.isEmpty ? "a command name must follow ':' (try :help)"
-                                       : "unknown command ':\(name)' (try :help)")
+                                       : Self.unknownCommand(name))
             return false
         }
         followTerminalWidth()

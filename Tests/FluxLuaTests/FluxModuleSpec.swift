@@ -87,7 +87,7 @@ struct FluxModuleSpec {
 
     @Test("dispatch errors are Lua errors with a clear message, and state is unchanged")
     func dispatchErrors() throws {
-        #expect(world.error(#"flux.dispatch("tally.nope")"#) == "chunk:1: unknown action 'tally.nope'")
+        #expect(world.error(#"flux.dispatch("tally.nope")"#) == "chunk:1: unknown action 'tally.nope' (:actions lists them)")
         #expect(world.error(#"flux.dispatch("tally.add", {by = "x"})"#) == "chunk:1: tally.add: field 'by': expected an integer, got string")
         #expect(world.error(#"flux.dispatch("tally.boom")"#) == "chunk:1: store 'tally' failed on 'tally.boom': boom")
         #expect(world.error(#"flux.dispatch(42)"#) == "chunk:1: bad argument #1 to 'dispatch' (action name or table expected, got number)")

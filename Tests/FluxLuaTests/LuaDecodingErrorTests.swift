@@ -149,7 +149,7 @@ extension FluxLuaTests {
                 #expect(throws: DecodingError.self) { try decode(Shape.self, source) }?.fieldMessage
             }
             #expect(try decode(Shape.self, "{name = 'a', sise = 3}", strict: false).size == nil)
-            #expect(message("{name = 'a', sise = 3}") == "field 'shape.sise': unknown field (fields: filters, name, size)")
+            #expect(message("{name = 'a', sise = 3}") == "field 'shape.sise': unknown field, did you mean 'size'? (fields: filters, name, size)")
             #expect(message("{name = 'a', zeta = 1, beta = 2}") == "field 'shape.beta': unknown field (fields: filters, name, size)")
             #expect(message("{name = 'a', 'b'}") == "field 'shape[1]': unknown field (fields: filters, name, size)")
             #expect(message("{name = 'a', filters = {{name = 'f', enabled = true, on = 1}}}")

@@ -108,7 +108,7 @@ struct LuaExactLogSpec {
             }
         }
         #expect(error(#"{"name":"tally.add","payload":{"by":1,"lable":"x"}}"#)
-            == "line 1: tally.add: field 'lable': unknown field (fields: by, label)")
+            == "line 1: tally.add: field 'lable': unknown field, did you mean 'label'? (fields: by, label)")
         #expect(error(#"{"name":"tally.add","payload":{"by":1.5}}"#) == "line 1: tally.add: field 'by': expected an integer, got 1.5")
         #expect(world.tally.state == TallyState())
     }

@@ -31,7 +31,7 @@ struct ResolvedDispatchSpec {
     func sameErrors() throws {
         try world.run("flux.view('busy', {store = 'tally', render = function(s) flux.dispatch('tally.add') return {sections = {}} end})")
         let cases = [
-            (#"flux.dispatch("tally.nope")"#, "chunk:1: unknown action 'tally.nope'"),
+            (#"flux.dispatch("tally.nope")"#, "chunk:1: unknown action 'tally.nope' (:actions lists them)"),
             (#"flux.dispatch("tally.boom")"#, "chunk:1: store 'tally' failed on 'tally.boom': boom"),
             (#"flux.render("busy")"#, "chunk:1: cannot dispatch 'tally.add' while a view is being rendered"),
         ]
@@ -64,7 +64,7 @@ struct ResolvedDispatchSpec {
 
     @Test("a name registered later is found; a name a reloaded plugin dropped is unknown again")
     func registryChanges() throws {
-        #expect(world.error(#"flux.dispatch("notes.add")"#) == "chunk:1: unknown action 'notes.add'")
+        #expect(world.error(#"flux.dispatch("notes.add")"#) == "chunk:1: unknown action 'notes.add' (:actions lists them)")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString).lua")
         defer { try? FileManager.default.removeItem(at: file) }
         func write(_ step: Int, _ action: String) throws {
@@ -87,7 +87,7 @@ struct ResolvedDispatchSpec {
         try write(1, "notes.other") // the name is gone
         try world.host.reload(world.host.plugins[0])
         let before = try count()
-        #expect(world.error(#"flux.dispatch("notes.add")"#) == "chunk:1: unknown action 'notes.add'")
+        #expect(world.error(#"flux.dispatch("notes.add")"#) == "chunk:1: unknown action 'notes.add' (:actions lists them)")
         #expect(try count() == before)
     }
 

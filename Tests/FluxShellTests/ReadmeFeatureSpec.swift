@@ -5,8 +5,8 @@ import FluxTable
 import FluxViews
 import Testing
 
-// The README's "Writing a feature in Swift", as written there: if this stops compiling or behaving,
-// the manual is wrong.
+// docs/swift-tutorial.md's feature, as written there (Tests/ReadmeExample builds the page's files
+// whole): if this stops compiling or behaving, the manual is wrong.
 
 private struct TodoState: Codable, Equatable {
     var titles: [String] = []

@@ -194,7 +194,7 @@ struct ActionLogSpec {
     func badEntries() throws {
         let world = World(recording: false)
         let replayer = ActionReplayer(dispatcher: world.dispatcher)
-        #expect(throws: ReplayError(line: 2, message: "unknown action 'todos.explode'")) {
+        #expect(throws: ReplayError(line: 2, message: "unknown action 'todos.explode' (:actions lists them)")) {
             try replayer.replay(contentsOf: "\n{\"name\":\"todos.explode\"}")
         }
         #expect(throws: ReplayError(line: 1, message: "todos.add: field 'title': expected a string, got nil")) {

@@ -55,7 +55,7 @@ struct RegistrySpec {
     @Test("an unknown name → unknown action")
     func unknown() {
         #expect(throws: ActionError.unknownAction("nope")) { try registry.decode("nope", json: nil) }
-        #expect("\(ActionError.unknownAction("nope"))" == "unknown action 'nope'")
+        #expect("\(ActionError.unknownAction("nope"))" == "unknown action 'nope' (:actions lists them)")
     }
 
     /// Another type that says it is `board.move`.

@@ -1,15 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The README's Swift snippets built as an app builds them: against FluxShell's library products only.
 let package = Package(
-    name: "ReadmeExample",
+    name: "Todos",
     dependencies: [
-        // Named: a path dependency's identity is its directory's name, which differs between checkouts.
+        // A path dependency is known by its folder's name ("FluxShell" here, but a clone may be named
+        // otherwise): `name:` says which name `package:` below uses, whatever the folder is called.
         .package(name: "FluxShell", path: "../.."),
     ],
     targets: [
-        .executableTarget(name: "ReadmeExample", dependencies: [
+        .executableTarget(name: "Todos", dependencies: [
             .product(name: "Flux", package: "FluxShell"),
             .product(name: "FluxTable", package: "FluxShell"),
             .product(name: "FluxViews", package: "FluxShell"),

@@ -41,6 +41,8 @@ int fluxrl_end(void);
 int fluxrl_done(void);
 void fluxrl_set_done(int done);
 int fluxrl_version(void);
+/** Forgets an EOF readline has seen, so later lines do not end with a newline of their own. */
+void fluxrl_clear_eof_found(void);
 int fluxrl_pending_input(void);
 void fluxrl_set_pending_input(int key);
 

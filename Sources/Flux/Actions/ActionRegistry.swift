@@ -60,7 +60,7 @@ public struct ActionRegistry {
     ///
     /// - Throws: ``ActionError/unknownAction(_:)`` or ``ActionError/invalidPayload(action:message:)``.
     public func decode(_ name: String, from decoder: any Decoder) throws(ActionError) -> any Action {
-        guard let decode = decoders[name] else { throw .unknownAction(name) }
+        guard let decode = decoders[name] else { throw .unknownAction(name, among: decoders.keys) }
         do {
             return try decode(decoder)
         } catch let error as ActionError {
@@ -74,7 +74,7 @@ public struct ActionRegistry {
 
     /// The action named `name`, decoded from a JSON payload (`nil` or empty: an empty object).
     public func decode(_ name: String, json: Data?) throws(ActionError) -> any Action {
-        guard contains(name) else { throw .unknownAction(name) }
+        guard contains(name) else { throw .unknownAction(name, among: decoders.keys) }
         let data = (json?.isEmpty ?? true) ? Data("{}".utf8) : json!
         let decoder = JSONDecoder()
         decoder.userInfo = DecodedAction.userInfo(registry: self, name: name)

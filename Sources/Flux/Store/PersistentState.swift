@@ -16,10 +16,19 @@ package protocol PersistentState: TransactionalTarget {
     func decodeState(_ text: String) throws -> Any
     /// Whether text saved as `format` is read as this store's states (by default: the same format).
     func reads(format: String) -> Bool
+    /// A state saved as `format` (one ``reads(format:)`` accepts), converted when the store's state has
+    /// changed shape since, with a line saying what the conversion did (nil: read as it was).
+    ///
+    /// - Throws: when the text does not decode or cannot be converted.
+    func decodeState(_ text: String, savedAs format: String) throws -> (state: Any, converted: String?)
 }
 
 extension PersistentState {
     package func reads(format: String) -> Bool { format == stateFormat }
+
+    package func decodeState(_ text: String, savedAs format: String) throws -> (state: Any, converted: String?) {
+        (try decodeState(text), nil)
+    }
 }
 
 extension Store: PersistentState where State: Decodable {

@@ -54,7 +54,7 @@ final class ActionResolver {
         }
         guard let name, dispatcher.registry.contains(name) else {
             lua.pop()
-            throw ActionError.unknownAction(lua.string(at: index) ?? "?")
+            throw ActionError.unknownAction(lua.string(at: index) ?? "?", among: dispatcher.registry.names)
         }
         let id = entries.count
         entries.append(Entry(name: name))

@@ -1,3 +1,5 @@
+import Flux
+
 /// A name the host does not know.
 public enum FluxHostError: Error, Equatable, CustomStringConvertible {
     /// No store of this name; `known` lists the ones there are.
@@ -7,7 +9,8 @@ public enum FluxHostError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .unknownStore(name, known): return "unknown store '\(name)'" + Self.list(known)
+        case let .unknownStore(name, known):
+            return "unknown store '\(name)'" + (NameSuggestion.didYouMean(name, in: known).map { ": " + $0 } ?? "") + Self.list(known)
         case .closed: return "the flux host is closed"
         }
     }

@@ -3,13 +3,15 @@ import Flux
 /// A Lua store's states saved as ``LuaStateText``: integers, floats and keys of every type come back
 /// as they were.
 ///
-/// The format names the initial state's fields and their types (`lua-pairs-1 {count: number}`): a store
-/// defined again with other fields (a plugin's new version) starts from its initial state instead of
-/// taking a saved state its handlers do not expect. A state saved before formats named fields is read.
+/// The format names the initial state's fields and their types (`lua-pairs-1 {count: number}`) and the
+/// store's `version` when it declares one (`… v2`): a state saved in another shape is converted
+/// (`LuaStore+Migration.swift`) rather than given to handlers that do not expect it. A state saved
+/// before formats named fields is read as it is.
 extension LuaStore: PersistentState {
-    var stateFormat: String { LuaStateText.format + " " + stateShape }
+    var stateFormat: String { LuaStateText.format + " " + stateShape + (version.map { " v\($0)" } ?? "") }
 
-    func reads(format: String) -> Bool { format == stateFormat || format == LuaStateText.format }
+    /// Any Lua state: one of another shape or version is converted (``decodeState(_:savedAs:)``).
+    func reads(format: String) -> Bool { format == LuaStateText.format || format.hasPrefix(LuaStateText.format + " ") }
 
     /// The table at `index`'s fields (its string keys) and their values' types, sorted: `{count: number,
     /// items: table}`.

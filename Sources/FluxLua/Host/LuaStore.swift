@@ -27,6 +27,10 @@ final class LuaStore: StoreProtocol {
     var waitFor: [String]
     /// The payload fields its actions declare, by action name.
     var payloads: [String: LuaPayloadDeclaration] = [:]
+    /// The version of its state's shape (`flux.store{version = 2}`), part of its ``stateFormat``.
+    var version: Int?
+    /// `migrate(old_state, old_version)`: converts a state saved in another shape (`flux.store{migrate = …}`).
+    var migrate: LuaRef?
 
     private var current: LuaRef
     private var checkpoint: LuaRef

@@ -1,4 +1,5 @@
 import Foundation
+import Flux
 
 /// A Lua plugin: a `.lua` file, or a folder with an `init.lua` whose other modules it can `require`.
 public struct Plugin: Equatable, Sendable {
@@ -75,6 +76,12 @@ extension FluxHost {
         try reload(plugin)
     }
 
+    /// `unknown plugin 'tood': did you mean 'todo'? (loaded: todo)`.
+    public static func unknownPlugin(_ name: String, loaded: [String]) -> String {
+        "unknown plugin '\(name)'" + (NameSuggestion.didYouMean(name, in: loaded).map { ": " + $0 } ?? "")
+            + " (loaded: \(loaded.isEmpty ? "none" : loaded.joined(separator: ", ")))"
+    }
+
     /// Unloads the plugin called `name`: its stores, views and actions go (dispatching one of its actions
     /// is `unknown action`), its subscriptions end, and it is no longer listed.
     ///
@@ -86,7 +93,7 @@ extension FluxHost {
     @discardableResult
     public func unloadPlugin(named name: String, dependants: Bool = false) throws -> [String] {
         guard let plugin = plugins.first(where: { $0.name == name }) else {
-            throw FluxScriptError("unknown plugin '\(name)' (loaded: \(plugins.isEmpty ? "none" : plugins.map(\.name).joined(separator: ", ")))")
+            throw FluxScriptError(Self.unknownPlugin(name, loaded: plugins.map(\.name)))
         }
         guard runningOwner != plugin.owner else { throw FluxScriptError("plugin \(name) is running: it cannot be unloaded now") }
         let needing = self.dependants(of: name)

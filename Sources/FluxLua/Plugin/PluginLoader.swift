@@ -33,6 +33,7 @@ enum PluginLoader {
           debug.traceback, debug.getinfo, debug.getlocal, debug.setlocal, debug.getupvalue, debug.setupvalue,
           debug.upvalueid, debug.upvaluejoin, debug.getmetatable
     local stringmeta = rawmetatable("")
+    local pcall, find, sub = pcall, string.find, string.sub
 
     -- The standard library as the host started: what every plugin's globals fall back to.
     local functions = {}
@@ -226,7 +227,16 @@ enum PluginLoader {
             return result, file
           end
         end
-        local result, extra = require(name)
+        local ok, result, extra = pcall(require, name)
+        if not ok then
+          -- Not found anywhere: the plugin's folder heads the files tried, where the fix usually is.
+          local prefix = "module '" .. tostring(name) .. "' not found:"
+          if path and type(name) == "string" and type(result) == "string" and find(result, prefix, 1, true) == 1 then
+            local _, tried = searchpath(name, path)
+            error(prefix .. "\n\t" .. tried .. sub(result, #prefix + 1), 2)
+          end
+          error(result, 0)
+        end
         if type(result) == "table" then result = view(result, tostring(name)) end
         return result, extra
       end

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One function of the `flux` Lua module as `:help flux.NAME` explains it and README's API table lists it.
 struct FluxFunction {
     /// The name after `flux.`: `dispatch`.
@@ -8,6 +10,8 @@ struct FluxFunction {
     let summary: String
     /// A line of Lua using it.
     let example: String
+    /// More paragraphs, for `:help flux.NAME` and `docs/lua-api.md` (the fields a table argument takes).
+    var details: [String] = []
 
     /// The summary up to its first `; ` or `: ` outside parentheses, for the list of functions.
     var firstClause: String {
@@ -45,12 +49,21 @@ enum FluxReference {
         FluxFunction(name: "subscriptions", signature: "flux.subscriptions([store])",
                      summary: "the live subscriptions (of `flux.subscribe` and `flux.watch`; of one store or view), oldest first: `for _, s in ipairs(flux.subscriptions()) do s:cancel() end`",
                      example: "for _, s in ipairs(flux.subscriptions()) do s:cancel() end"),
-        FluxFunction(name: "store", signature: "flux.store{name, state, on, wait_for, actions}",
-                     summary: "defines a store in Lua; its actions are dispatchable by name; `actions` may declare their payload fields (see \"Writing a plugin\")",
-                     example: "flux.store{name = \"counter\", state = {n = 0}, on = {[\"counter.add\"] = function(s, p) s.n = s.n + p.by end}}"),
+        FluxFunction(name: "store", signature: "flux.store{name, state, on, wait_for, actions, version, migrate}",
+                     summary: "defines a store in Lua; its actions are dispatchable by name; `actions` may declare their payload fields; a field it does not take is an error naming the ones it does",
+                     example: "flux.store{name = \"counter\", state = {n = 0}, on = {[\"counter.add\"] = function(s, p) s.n = s.n + p.by end}}",
+                     details: [
+                        "`name`: the store's name. `state`: its initial state, a table (copied: the script keeps its own). `on`: a table from action names to handlers `function(state, action)`; a handler changes the draft `state` in place, or returns a new table; an error refuses the action and rolls the whole dispatch back. `wait_for`: the names of stores whose handlers run first. `actions`: the payload fields of actions `on` handles, `{[\"todo.add\"] = {title = \"string\", due = \"number?\"}}`, each `\"string\"`, `\"number\"`, `\"integer\"`, `\"boolean\"` or `\"table\"`, `?` for optional; a payload with an undeclared field, a missing one or a wrong type is refused.",
+                        "`version`: the version of the state's shape (an integer). `migrate`: `function(old_state, old_version)` returning the new state (or changing `old_state` in place), called when a session restores a state saved in another shape or version (`old_version` 0 when none was declared). Without `migrate`, a field of the new initial state the saved one lacks gets its initial value, a saved field whose type changed takes the initial value, and every other saved field is kept; the session says so in one line and keeps the state as saved (`:session restore-store NAME`).",
+                        "Defining a name again from the same owner keeps the store's state and takes the new handlers; a name another owner holds is an error naming the owner.",
+                     ]),
         FluxFunction(name: "view", signature: "flux.view(name, {store, render})",
                      summary: "defines a view provider: `render(state)` returns a table model",
-                     example: "flux.view(\"counter\", {store = \"counter\", render = function(s) return {sections = {{cells = {{title = tostring(s.n)}}}}} end})"),
+                     example: "flux.view(\"counter\", {store = \"counter\", render = function(s) return {sections = {{cells = {{title = tostring(s.n)}}}}} end})",
+                     details: [
+                        "A table model is `{sections = {{header = \"Issues\", height = 28, cells = {{title = \"Open\", detail = \"3\", accessory = \"checkmark\"}}}}}`. A cell has `id` (default: its title), `title`, `detail`, `accessory` (`\"none\"`, `\"checkmark\"`, `\"disclosure\"`), `enabled` (default true) and `selected` (default false); a section has `id` (default: its header), `header`, `height` and `cells`. A field the model does not have is an error.",
+                        "`store`: the store whose state `render(state)` receives (a read-only view of it). A Lua view never replaces a Swift one.",
+                     ]),
         FluxFunction(name: "views", signature: "flux.views()", summary: "the view names",
                      example: "flux.views()"),
         FluxFunction(name: "model", signature: "flux.model(view)", summary: "a view's table model, as a table",
@@ -61,7 +74,7 @@ enum FluxReference {
                      summary: "calls `fn(diff)` after every change of the view's table: `diff.text` is the patch (`+` inserted, `-` deleted, `~` updated, `>` moved), with counts `inserted`, `deleted`, `updated`, `moved`; returns a subscription like `flux.subscribe`'s",
                      example: "w = flux.watch(\"ticTacToe\", function(diff) print(diff.text) end)"),
         FluxFunction(name: "group", signature: "flux.group(label, fn)", summary: "every action `fn` dispatches undoes as one step, all or nothing: when `fn` raises, what it dispatched is rolled back (subscribers hear the restored state) and no step remains; returns what `fn` returns; called from a subscriber, the actions it queues run as one group",
-                     example: "flux.group(\"two moves\", function() flux.dispatch(\"ticTacToe.placeToken\", {index = 0}) flux.dispatch(\"ticTacToe.placeToken\", {index = 4}) end)"),
+                     example: "flux.group(\"two moves\", function() flux.dispatch(\"ticTacToe.placeToken\", {index = 1}) flux.dispatch(\"ticTacToe.placeToken\", {index = 2}) end)"),
         FluxFunction(name: "undo", signature: "flux.undo()", summary: "one step back; `false` when there is none",
                      example: "flux.undo()"),
         FluxFunction(name: "redo", signature: "flux.redo()", summary: "one step forward; `false` when there is none",
@@ -107,11 +120,31 @@ enum FluxReference {
         }).joined(separator: "\n")
     }
 
-    /// What `:help flux.NAME` prints: the signature, the paragraph wrapped to `width`, an example.
+    /// What `:help flux.NAME` prints: the signature, the paragraphs wrapped to `width`, an example.
     static func help(_ function: FluxFunction, width: Int) -> String {
-        ([function.signature] + wrap(function.summary, width: width - 2).map { "  " + $0 }
+        ([function.signature] + ([function.summary] + function.details).flatMap { wrap($0, width: width - 2).map { "  " + $0 } }
             + ["  example: " + function.example]).joined(separator: "\n")
     }
+
+    /// The part of `docs/lua-api.md` made from this table and the shell's commands: a spec checks that
+    /// the file holds it between ``generatedBegin`` and ``generatedEnd`` (`FLUX_WRITE_DOCS=1 swift test
+    /// --filter LuaAPIDocSpec` writes it there).
+    static var generatedReference: String {
+        var lines = ["## The `flux` module", "", markdownTable, ""]
+        for function in functions {
+            lines += ["### `flux.\(function.name)`", "", "`" + function.signature + "`: " + function.summary + ".", ""]
+            for paragraph in function.details { lines += [paragraph, ""] }
+            lines += ["```lua", function.example, "```", ""]
+        }
+        lines += ["## Shell commands", "", "| Command | What it does |", "| --- | --- |"]
+        lines += Shell.commands.map { command in
+            "| `\(command.usage.replacingOccurrences(of: "|", with: "\\|"))` | \(command.summary.replacingOccurrences(of: "|", with: "\\|")) |"
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static let generatedBegin = "<!-- generated from Sources/FluxShell/Devtools/FluxReference.swift and ShellCommands.swift: begin -->"
+    static let generatedEnd = "<!-- generated: end -->"
 
     /// `text` in lines of at most `width` characters, broken at spaces.
     static func wrap(_ text: String, width: Int) -> [String] {

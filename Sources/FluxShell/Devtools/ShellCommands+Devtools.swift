@@ -45,17 +45,10 @@ extension Shell {
         print(labels.count == 1 ? verb + labels[0] : verb + "\(labels.count) steps: " + labels.joined(separator: ", "))
     }
 
-    /// `:history`; `:history 20` or `:history all` list the session's journal instead.
+    /// `:history`; `:history 20` or `:history all` list the session's journal (as `:journal` does).
     func listHistory(_ count: String?) throws {
-        switch count {
-        case nil: listSteps()
-        case "all": try listJournal(nil)
-        case let count?:
-            guard let count = Int(count), count > 0 else {
-                throw ShellCommandError.failed("'\(count)' is not a count: :history 20 lists the journal's last 20 entries, :history all all of it")
-            }
-            try listJournal(count)
-        }
+        guard let count else { return listSteps() }
+        try listJournalEntries(count)
     }
 
     /// `:history`: the undo steps with their payloads and the stores each changed.
@@ -74,8 +67,8 @@ extension Shell {
         var lines: [String] = []
         for (index, entry) in entries.enumerated() {
             if index == steps.undo.count { lines.append(marker) }
-            let number = String(index + 1)
-            let lead = "  " + String(repeating: " ", count: width - number.count) + number + ". "
+            let number = StepReference.stepMark(index + 1)
+            let lead = "  " + String(repeating: " ", count: width + 1 - number.count) + number + " "
             let stores = seen?[index].stores ?? entry.changes.map(\.target.name)
             let tail = (text.unicode ? "  → " : "  -> ") + stores.joined(separator: ", ") + (index >= steps.undo.count ? "  (undone)" : "")
             let single: (any Action)? = seen.flatMap { $0[index].count == 1 && $0[index].group == nil ? $0[index].actions[0] : nil }
@@ -97,18 +90,27 @@ extension Shell {
         print(lines.joined(separator: "\n"))
     }
 
+    /// `:show #N` (or `:show N`): every path undo step N of `:history` changed.
+    func show(_ reference: StepReference) throws {
+        switch reference {
+        case let .step(number), let .bare(number): try show(step: number)
+        case let .entry(number):
+            throw ShellCommandError.failed("\(StepReference.entryMark(number)) is a journal entry: :show takes an undo step of :history, #1-#\(dispatcher.history.steps.undo.count + dispatcher.history.steps.redo.count)")
+        }
+    }
+
     /// `:show N`: every path step N of `:history` changed.
     func show(step number: Int) throws {
         let steps = dispatcher.history.steps
         let entries = steps.undo + steps.redo.reversed()
         // Compared before counting from 0, so that `:show -9223372036854775808` is refused, not an overflow.
         guard number >= 1, number <= entries.count else {
-            throw ShellCommandError.failed(entries.isEmpty ? "no history yet" : "no step \(number): :history lists steps 1-\(entries.count)")
+            throw ShellCommandError.failed(entries.isEmpty ? "no history yet" : "no step #\(number): :history lists steps #1-#\(entries.count)")
         }
         let index = number - 1
         let seen = monitor.steps(of: dispatcher.history)
         let text = ActionText(host.renderOptions)
-        let lead = "\(number). ", tail = index >= steps.undo.count ? "  (undone)" : ""
+        let lead = "\(StepReference.stepMark(number)) ", tail = index >= steps.undo.count ? "  (undone)" : ""
         var lines = [lead + (seen.map { step in
             step[index].count == 1 && step[index].group == nil
                 ? text.action(step[index].actions[0], limit: text.width - lead.count - tail.count) : step[index].label
@@ -119,7 +121,7 @@ extension Shell {
                 // Only the first actions are kept per step; the session's journal holds every one.
                 let more = step.count - step.actions.count, kept = ActionMonitor.keptActions
                 lines.append("   \(text.unicode ? "…" : "...") and \(more) more actions (a step keeps its first \(kept)"
-                    + (session == nil ? ")" : "; :history all lists every action)"))
+                    + (session == nil ? ")" : "; :journal all lists every action)"))
             }
         }
         lines += text.changes(StepDiff.diffs(ofStep: index, undo: steps.undo, redo: steps.redo), maximum: .max)
@@ -130,22 +132,36 @@ extension Shell {
     /// (``Session/goTo(entry:decode:)``); without one, undoes or redoes until the state is the one right
     /// after step N of `:history` (0: before the first), silently: subscribers and watches hear where it
     /// ends, not each step on the way.
+    func goTo(_ reference: StepReference) throws {
+        switch reference {
+        case let .entry(number):
+            guard let session else {
+                throw ShellCommandError.failed("\(StepReference.entryMark(number)) is a journal entry, and no session is kept: :goto #N goes to undo step N of :history")
+            }
+            try goTo(entry: number, in: session)
+        case let .bare(number):
+            if let session { return try goTo(entry: number, in: session) }
+            try goTo(step: number)
+        case let .step(number):
+            try goTo(step: number)
+        }
+    }
+
     func goTo(step number: Int) throws {
-        if let session { return try goTo(entry: number, in: session) }
         let steps = dispatcher.history.steps
         let total = steps.undo.count + steps.redo.count
         guard number <= total else {
-            throw ShellCommandError.failed(total == 0 ? "no history yet" : "no step \(number): :history lists steps 1-\(total) (0 is before the first)")
+            throw ShellCommandError.failed(total == 0 ? "no history yet" : "no step #\(number): :history lists steps #1-#\(total) (#0 is before the first)")
         }
         let done = steps.undo.count
-        guard number != done else { return print("already at step \(number)") }
+        guard number != done else { return print("already at undo step #\(number)") }
         let undo = number < done
         try dispatcher.silently {
             for _ in 0 ..< abs(number - done) {
                 guard undo ? try dispatcher.undo() : try dispatcher.redo() else { break }
             }
         }
-        print("at step \(number) of \(total)" + (number == 0 ? " (before the first)" : ": after " + dispatcher.history.undoLabels.last!))
+        print("at undo step #\(number) of \(total)" + (number == 0 ? " (before the first)" : ": after " + dispatcher.history.undoLabels.last!))
     }
 }
 
@@ -162,9 +178,9 @@ extension Shell {
             throw ShellCommandError.failed(error.description)
         }
         guard !travel.changed.isEmpty else {
-            return print(travel.entry == 0 ? "already as before the first entry" : "already as right after entry \(travel.entry)")
+            return print(travel.entry == 0 ? "already as before the first entry" : "already as right after journal entry @\(travel.entry)")
         }
-        print("at entry \(travel.entry) of \(travel.journalLength)" + (travel.entry == 0 ? " (before the first)" : "")
+        print("at journal entry @\(travel.entry) of \(travel.journalLength)" + (travel.entry == 0 ? " (before the first)" : "")
             + ": one step, :undo goes back")
     }
 }

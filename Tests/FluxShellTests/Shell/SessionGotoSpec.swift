@@ -47,19 +47,19 @@ struct SessionGotoSpec {
         #expect(lines.count == 15 && lines[11].hasPrefix("compacted: dropped 146 entries, journal 10 entries (147-156), file "), "\(lines)")
         if lines.count == 15 { lines[11] = "compacted: …" }
         #expect(lines.joined(separator: "\n") == """
-            at entry 11 of 151: one step, :undo goes back
+            at journal entry @11 of 151: one step, :undo goes back
             55
             X
             undid goto 11
             11325
-            at entry 1 of 153: one step, :undo goes back
+            at journal entry @1 of 153: one step, :undo goes back
             0
-            at entry 0 of 154 (before the first): one step, :undo goes back
+            at journal entry @0 of 154 (before the first): one step, :undo goes back
             nil
             0
-            at entry 151 of 155: one step, :undo goes back
+            at journal entry @151 of 155: one step, :undo goes back
             compacted: …
-            at entry 148 of 156: one step, :undo goes back
+            at journal entry @148 of 156: one step, :undo goes back
             10878
 
             """)
@@ -72,11 +72,11 @@ struct SessionGotoSpec {
         // Another process: the journal, its snapshots and the Lua store's states are all there.
         let again = try fluxsh("\(Self.tally)\n:goto 150\nflux.state(\"tally\").n\n:undo\nflux.state(\"tally\").n\n:goto 148\n")
         #expect(again.output == """
-            at entry 150 of 157: one step, :undo goes back
+            at journal entry @150 of 157: one step, :undo goes back
             11175
             undid goto 150
             10878
-            already as right after entry 148
+            already as right after journal entry @148
 
             """)
         #expect(again.errors.isEmpty)
@@ -101,8 +101,8 @@ struct SessionGotoSpec {
             ticTacToe:
             ~ section O's turn (header X's turn → O's turn)
             ~ O's turn: . . . (title O . . → . . .)
-            at entry 1 of 2: one step, :undo goes back
-            already as right after entry 1
+            at journal entry @1 of 2: one step, :undo goes back
+            already as right after journal entry @1
               1. ticTacToe.placeToken {index = 4}  → ticTacToe
               2. ticTacToe.placeToken {index = 0}  → ticTacToe
               3. goto 1  → ticTacToe

@@ -14,6 +14,19 @@ extension FluxHost {
         lua.pop(2)
     }
 
+    /// The fields `flux.store{…}` reads; any other is refused (a misspelled one would be lost silently).
+    static var storeFields: [String] {
+        [
+            "name",
+            "state",
+            "on",
+            "wait_for",
+            "actions",
+            "version",
+            "migrate",
+        ]
+    }
+
     /// `flux.store{name = …, state = {…}, on = {[action] = fn, …}, wait_for = {…}}`.
     ///
     /// Defining a store that exists again (a reloaded plugin) replaces its handlers and keeps its state.
@@ -21,6 +34,7 @@ extension FluxHost {
         let lua = arguments.stack
         try arguments.expect(atMost: 1)
         try arguments.expect(.table, at: 1)
+        try arguments.rejectUnknownKeys(at: 1, allowed: Self.storeFields)
         guard lua.rawGet("name", from: 1) == .string, lua.rawLength(at: -1) > 0 else {
             throw arguments.error(1, "field 'name' must be a non-empty string, got \(lua.type(at: -1).name)")
         }
@@ -62,6 +76,7 @@ extension FluxHost {
 
         let payloads = try payloadDeclarations(arguments, handlers: handlers)
         try checkPayloadDeclarations(payloads, of: name)
+        let (version, migrate) = try stateVersion(arguments)
 
         // A store defined by a handler would outlive the action if it failed: dispatch is a transaction.
         guard !dispatcher.isDispatching else {
@@ -76,6 +91,8 @@ extension FluxHost {
             existing.handlers = handlers
             existing.waitFor = waitFor
             existing.payloads = payloads
+            existing.version = version
+            existing.migrate = migrate
         } else {
             // The initial state: a copy, so the script's table stays its own.
             switch lua.rawGet("state", from: 1) {
@@ -98,6 +115,8 @@ extension FluxHost {
             lua.pop()
             let store = LuaStore(name: name, owner: runningOwner, state: state, shape: shape, handlers: handlers, waitFor: waitFor, host: self)
             store.payloads = payloads
+            store.version = version
+            store.migrate = migrate
             dispatcher.register(store)
             storeSpellings[name] = spelling
         }
@@ -107,6 +126,31 @@ extension FluxHost {
         forgetUnhandledActions()
         routesChanged()
         return 0
+    }
+
+    /// `version = 2, migrate = function(old_state, old_version) … end`: the version of the state's shape,
+    /// and how a state saved in another converts (`LuaStore+Migration.swift`).
+    private func stateVersion(_ arguments: LuaArguments) throws -> (version: Int?, migrate: LuaRef?) {
+        let lua = arguments.stack
+        var version: Int?
+        switch lua.rawGet("version", from: 1) {
+        case .nil: break
+        case .number where lua.isInteger(at: -1) && (lua.integer(at: -1) ?? -1) >= 0: version = lua.integer(at: -1)
+        case let other:
+            lua.pop()
+            throw arguments.error(1, "field 'version' must be an integer from 0, got \(other == .number ? "another number" : other.name)")
+        }
+        lua.pop()
+        var migrate: LuaRef?
+        switch lua.rawGet("migrate", from: 1) {
+        case .nil: break
+        case .function: migrate = lua.ref(at: -1)
+        case let other:
+            lua.pop()
+            throw arguments.error(1, "field 'migrate' must be a function(old_state, old_version), got \(other.name)")
+        }
+        lua.pop()
+        return (version, migrate)
     }
 
     /// `actions = {[action] = {field = "string", other = "number?"}}`: the payload fields of actions `on` handles.

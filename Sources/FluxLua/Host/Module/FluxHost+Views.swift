@@ -5,12 +5,21 @@ import FluxViews
 /// `flux.view`, `flux.views`, `flux.model`, `flux.render` and `flux.watch`: the tables views make of
 /// stores' states.
 extension FluxHost {
+    /// The fields `flux.view(name, {…})` reads; any other is refused (a misspelled one would be lost silently).
+    static var viewFields: [String] {
+        [
+            "store",
+            "render",
+        ]
+    }
+
     /// `flux.view(name, {store = …, render = function(state) return model end})`.
     func defineView(_ arguments: LuaArguments) throws -> Int32 {
         let lua = arguments.stack
         try arguments.expect(atMost: 2)
         let name = try arguments.name(1, "view name")
         try arguments.expect(.table, at: 2)
+        try arguments.rejectUnknownKeys(at: 2, allowed: Self.viewFields)
         guard lua.rawGet("store", from: 2) == .string, let storeName = lua.string(at: -1) else {
             throw arguments.error(2, "field 'store' must name a store, got \(lua.type(at: -1).name)")
         }

@@ -1,5 +1,7 @@
 import Flux
+import FluxShell
 import FluxTable
+import FluxViews
 
 // 1. The state: a value type.
 struct TodoState: Codable, Equatable {
@@ -38,7 +40,14 @@ enum TodoViewProvider {
     }
 }
 
-// Binding: observers hear the state now, then every change.
+// 5. Optional: Lua's `state.titles` reads the titles alone, not the whole state.
+extension TodoState: FieldReadable {
+    static let fields: [StateField<Self>] = [
+        StateField("titles", \.titles),
+    ]
+}
+
+// Binding, in plain Swift: observers hear the state now, then every change.
 let dispatcher = Dispatcher()
 let store = TodoStore(dispatcher: dispatcher)
 let bag = SubscriptionBag()
@@ -46,18 +55,11 @@ bag += store.subscribe { state in print(TableRenderer(options: .init()).render(T
 try dispatcher.dispatch(AddTodo(title: "Write the spec"))
 try dispatcher.undo()
 
-// Lua's `state.titles` reads the titles alone.
-extension TodoState: FieldReadable {
-    static let fields: [StateField<Self>] = [
-        StateField("titles", \.titles),
-    ]
-}
-
-import FluxShell
-import FluxViews
-
+// The same feature in the shell: its actions dispatchable by name, from `:dispatch` and from Lua.
 let shell = Shell(write: { print($0, terminator: "") }, writeError: { print($0, terminator: "") })
 let todos = TodoStore(dispatcher: shell.dispatcher)
 shell.host.views.register(ViewProvider(store: todos, render: TodoViewProvider.tableViewModel(for:)))
 shell.execute(#":dispatch todos.add {title = "Write the spec"}"#)
+shell.execute(#"flux.dispatch("todos.add", {title = "Ship it"})"#)
 shell.execute(":render todos")
+shell.execute(#":dispatch todos.add {title = ""}"#)
