@@ -83,8 +83,10 @@ public final class Shell {
         start() // the user's config, plugins, session (Shell+Lifecycle)
     }
 
-    /// A `:record` still running ends with the shell: its file is closed; the session is saved.
+    /// The plugins hear `quit` (unless they have); a `:record` still running ends with the shell: its file is
+    /// closed; the session is saved.
     deinit {
+        finish() // once: `fluxsh` tells the plugins before it exits; a script's shell, as it goes
         stopRecording()
         session?.close()
     }
