@@ -19,7 +19,7 @@ extension Shell {
         for plugin in host.plugins {
             let checks = host.checkHealth(of: plugin)
             let version = plugin.manifest?.version.map { " \($0)" } ?? ""
-            sections.append(("plugin \(plugin.name)\(version)", checks.isEmpty ? [HealthCheck(.ok, "loaded (its manifest names no health check)")] : checks))
+            sections.append(("plugin \(plugin.name)\(version)", checks.isEmpty ? [HealthCheck(.ok, "loaded (no health check of its own)")] : checks))
         }
         for (name, reason) in host.pluginErrors.sorted(by: { $0.key < $1.key }) where !host.plugins.contains(where: { $0.name == name }) {
             sections.append(("plugin \(name)", [HealthCheck(.error, "not loaded: \(reason)", advice: "install or fix what the chain names, then :load it")]))

@@ -102,8 +102,10 @@ public final class Shell {
         host.flushErrors()
     }
 
-    /// A `:record` still running ends with the shell: its file is closed; the session is saved.
+    /// The plugins hear `quit` (unless they have); then every effect ends, and a `:record` still running
+    /// ends with the shell: its file is closed; the session is saved.
     deinit {
+        finish() // once: `fluxsh` tells the plugins before it exits; a script's shell, as it goes
         host.effects.endAll()
         stopRecording()
         session?.close()

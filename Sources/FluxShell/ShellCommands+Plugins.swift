@@ -66,8 +66,8 @@ extension Shell {
         var lines: [String] = []
         for plugin in plugins {
             let version = plugin.manifest?.version.map { " \($0)" } ?? ""
-            let state = host.pluginErrors[plugin.name] == nil ? "loaded" : "failed"
-            lines.append("\(plugin.name)\(version)  \(state)  \(plugin.path)")
+            lines.append("\(plugin.name)\(version)  \(plugin.path)")
+            lines.append("  state: " + (host.pluginErrors[plugin.name] == nil ? "loaded" : "failed (its last error is below; the last version that loaded stays)"))
             if let manifest = plugin.manifest {
                 if !manifest.requires.isEmpty { lines.append("  requires: " + manifest.requires.map(\.description).joined(separator: ", ")) }
                 if let options = host.options(ofPlugin: plugin.name), !options.isEmpty {

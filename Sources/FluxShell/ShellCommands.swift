@@ -107,6 +107,7 @@ extension Shell {
         ShellCommand("health", "", "check the shell (Lua, readline, libuv, session, history, terminal, config) and each plugin: ok, warning or error with advice") { shell, arguments in
             try arguments.none()
             try shell.checkHealth()
+        },
         ShellCommand("effects", "", "list the live timers, processes, watches and listeners: owner, kind, age, next firing") { shell, arguments in
             try arguments.none()
             shell.listEffects()

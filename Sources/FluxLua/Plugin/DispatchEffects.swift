@@ -15,7 +15,7 @@ final class DispatchEffects {
 
 extension FluxHost {
     /// The journal of the dispatch running now, begun when first needed.
-    private func effects() -> DispatchEffects {
+    private func dispatchJournal() -> DispatchEffects {
         if let effects = dispatchEffects { return effects }
         let effects = DispatchEffects()
         dispatchEffects = effects
@@ -26,13 +26,13 @@ extension FluxHost {
     /// Keeps `undo` to run if the action being dispatched fails (nothing when none is).
     func noteDispatchEffect(_ undo: @escaping () -> Void) {
         guard dispatcher.isDispatching else { return }
-        effects().undo.append(undo)
+        dispatchJournal().undo.append(undo)
     }
 
     /// A subscription made now: when a handler made it, it ends if the dispatch fails.
     func noteMadeDuringDispatch(_ subscription: LuaSubscription) {
         guard dispatcher.isDispatching else { return }
-        let effects = effects()
+        let effects = dispatchJournal()
         effects.made.insert(ObjectIdentifier(subscription))
         effects.undo.append { [weak subscription] in subscription?.cancel() }
     }
@@ -42,7 +42,7 @@ extension FluxHost {
     func cancelFromScript(_ subscription: LuaSubscription) {
         guard subscription.isActive else { return subscription.cancel() }
         if dispatcher.isDispatching {
-            let effects = effects()
+            let effects = dispatchJournal()
             if !effects.made.contains(ObjectIdentifier(subscription)) { return effects.cancels.append(subscription) }
         } else if pluginRun != nil, let first = pluginRun?.firstSubscription, subscription.number < first {
             pluginRun?.cancels.append(subscription)

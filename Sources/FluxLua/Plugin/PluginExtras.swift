@@ -210,7 +210,9 @@ extension FluxHost {
         } catch let error as LuaError where error.kind == .interrupted {
             throw error
         } catch {
-            _ = errorThrottle.note(source: "command :\(command.name)", callback: ":\(command.name)", message: Self.message(of: error))
+            let message = Self.message(of: error)
+            _ = errorThrottle.note(source: "command :\(command.name)", callback: ":\(command.name)",
+                                   place: ErrorThrottle.place(message: message, traceback: (error as? LuaError)?.traceback), message: message)
             throw error
         }
     }
@@ -249,7 +251,9 @@ extension FluxHost {
                 return (candidates, note)
             }
         } catch {
-            _ = errorThrottle.note(source: "complete of :\(command.name)", callback: "complete :\(command.name)", message: Self.message(of: error))
+            let message = Self.message(of: error)
+            _ = errorThrottle.note(source: "complete of :\(command.name)", callback: "complete :\(command.name)",
+                                   place: ErrorThrottle.place(message: message, traceback: (error as? LuaError)?.traceback), message: message)
             throw error
         }
     }

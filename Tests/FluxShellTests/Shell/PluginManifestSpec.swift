@@ -90,7 +90,7 @@ final class PluginManifestSpec {
         #expect(shell.host.plugins.map(\.name) == ["base", "fine"])
         shell.execute(":plugins")
         let listing = output()
-        #expect(listing.contains("base 1.4  loaded"))
+        #expect(listing.contains("base 1.4  \(folder["base"])/init.lua\n  state: loaded"))
         #expect(listing.contains("c_top  not loaded: c_top → b_mid → z_gone"))
     }
 
@@ -156,7 +156,7 @@ final class PluginManifestSpec {
         #expect(errors().contains("option 'window' of plugin stats must be a number like its default, got a string"))
         shell.execute(":plugins")
         let listing = output()
-        #expect(listing.contains("stats 1.2.0  loaded  \(folder["stats"])/init.lua"))
+        #expect(listing.contains("stats 1.2.0  \(folder["stats"])/init.lua\n  state: loaded"))
         #expect(listing.contains("  options: fast = false, label = \"stats\", window = 20"))
     }
 

@@ -29,8 +29,8 @@ final class UserConfigSpec {
         try extra.write("theirs.lua", #"flux.command{name = "theirs", run = function() return "theirs ran" end}"#)
         let result = try fluxsh(["--no-features", "--plugins", extra.path], input: "print(seen)\n:theirs\n:plugins\n")
         #expect(result.errors == "")
-        #expect(result.output.hasPrefix("hi 3\ntheirs ran\nmine 0.1  loaded"))
-        #expect(result.output.contains("theirs  loaded  \(extra["theirs.lua"])"))
+        #expect(result.output.hasPrefix("hi 3\ntheirs ran\nmine 0.1  \(home.path)/fluxsh/plugins/mine/init.lua\n  state: loaded"))
+        #expect(result.output.contains("theirs  \(extra["theirs.lua"])\n  state: loaded"))
     }
 
     @Test("--clean starts with neither the config nor its plugins; fluxsh run reads neither")
@@ -59,6 +59,27 @@ final class UserConfigSpec {
         let result = try fluxsh(["--no-features"], input: "print('started')\n", interruptAfter: 1)
         #expect(result.errors.contains("interrupted"))
         #expect(result.output == "started\n")
+    }
+
+    @Test("a config that loops is stopped by the instruction budget and the shell starts")
+    func budgetStopsTheConfig() throws {
+        try home.write("fluxsh/init.lua", "while true do end")
+        var configuration = ShellConfiguration()
+        configuration.features = false
+        configuration.instructionBudget = 1_000_000
+        configuration.userConfig = UserConfig(folder: home["fluxsh"])
+        var errors = ""
+        let shell = Shell(configuration: configuration, write: { _ in }, writeError: { errors += $0 })
+        #expect(errors.contains("instruction budget"))
+        #expect(shell.configError != nil)
+        #expect(shell.execute("x = 1"))
+    }
+
+    @Test("UserConfig: XDG_CONFIG_HOME/fluxsh, else ~/.config/fluxsh")
+    func locations() {
+        #expect(UserConfig.located(environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/home/a"])?.initFile == "/x/cfg/fluxsh/init.lua")
+        #expect(UserConfig.located(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/a"])?.pluginFolder == "/home/a/.config/fluxsh/plugins")
+        #expect(UserConfig.located(environment: [:]) == nil)
     }
 
     @Test("fluxsh --help says where the config and its plugins live, and what --clean does")
