@@ -89,9 +89,9 @@ struct ScriptReportText {
         return "\(count) test\(count == 1 ? "" : "s")" + (pending > 0 ? ", \(pending) pending" : "")
     }
 
+    /// Always in milliseconds, so that a column of times lines up and reads alike.
     static func time(_ milliseconds: Double) -> String {
-        let ms = Int(milliseconds.rounded())
-        return ms < 1000 ? "\(ms) ms" : String(format: "%.1f s", Double(ms) / 1000)
+        "\(Int(milliseconds.rounded())) ms"
     }
 
     /// The line over the closing count when scripts had tests: `12 tests: 11 passed, 1 failed, 1 pending`.

@@ -83,8 +83,7 @@ final class SpecRuntime {
             return 1
         }
         hook("capture_stores") { [weak self] _ in
-            self?.baselines.append([:])
-            self?.restoreStores()
+            self?.capture()
             return 0
         }
         hook("restore_stores") { [weak self] _ in
@@ -92,8 +91,7 @@ final class SpecRuntime {
             return 0
         }
         hook("release_stores") { [weak self] _ in
-            self?.restoreStores()
-            _ = self?.baselines.popLast()
+            self?.release()
             return 0
         }
         hook("report") { [weak self] lua in
@@ -159,6 +157,34 @@ final class SpecRuntime {
         let folder = (script as NSString).deletingLastPathComponent
         let candidate = folder.isEmpty ? path : folder + "/" + path
         return FileManager.default.fileExists(atPath: candidate) ? candidate : path
+    }
+
+    /// What the session had before the specs ran: its journal's observer and the undo history.
+    private var saved: (observer: (any CommitObserver)?, undo: [HistoryEntry], redo: [HistoryEntry])?
+
+    /// Takes the stores' states as the outermost describe begins. The session is set aside until the
+    /// describe ends: nothing a test does is journalled, and the undo history comes back as it was.
+    private func capture() {
+        guard let shell else { return }
+        if baselines.isEmpty {
+            let steps = shell.dispatcher.history.steps
+            saved = (shell.dispatcher.commitObserver, steps.undo, steps.redo)
+            shell.dispatcher.commitObserver = nil
+        }
+        baselines.append([:])
+        restoreStores()
+    }
+
+    /// Puts the stores back as the outermost describe found them, and the session's journal and history.
+    private func release() {
+        guard let shell else { return }
+        restoreStores()
+        _ = baselines.popLast()
+        if baselines.isEmpty, let saved {
+            self.saved = nil
+            shell.dispatcher.commitObserver = saved.observer
+            if let note = shell.dispatcher.history.replaceSteps(undo: saved.undo, redo: saved.redo) { shell.writeError(note + "\n") }
+        }
     }
 
     /// Puts every store back to its state when the running outermost describe began (a store first

@@ -137,6 +137,8 @@ struct SpecRunnerSpec {
                              "before outer", "before inner", "test 2", "after inner", "after outer"})
                 expect(flux.state("ticTacToe").playerToMove, "X", "the stores as the describe found them")
                 expect(flux.state("tally").n, 1)
+                expect(flux.undo(), true, "the undo history as the describe found it")
+                expect(flux.state("tally").n, 0)
                 """,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
