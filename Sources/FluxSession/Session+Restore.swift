@@ -61,7 +61,8 @@ extension Session {
         var steps: [PendingStep] = []
         for row in try Row.fetchAll(db, sql: "SELECT position, stack, changes FROM history ORDER BY position") {
             let checked = SessionRow(row, table: "history", key: "position")
-            let key = try? checked.integer("position")
+            // A position past the range fluxsh numbers steps in is damage: new steps could not go after it.
+            let key = try? checked.integer("position", in: Session.stepKeyRange)
             // A row whose stack is unreadable is taken for one of the stack of the row before it.
             let stack = (try? checked.text("stack")).flatMap { ["undo", "redo"].contains($0) ? $0 : nil }
                 ?? steps.last?.stack ?? "undo"

@@ -97,14 +97,15 @@ extension Session {
             } catch {
                 throw SessionError("cannot go to entry \(number): \(error); nothing has changed")
             }
-            guard seq + count > base else { continue }
+            let (from, to) = (max(seq, base + 1), min(seq + count - 1, number))
+            guard from <= to else { continue } // a row ending before the snapshot (its numbers damaged)
             let entry: ActionLogEntry
             do {
                 entry = try ActionLogEntry.parse(line, decode: decode)
             } catch {
                 throw SessionError("cannot go to entry \(number): entry \(max(seq, base + 1)) no longer replays: \(error)")
             }
-            for each in max(seq, base + 1) ... min(seq + count - 1, number) { entries.append((each, entry)) }
+            for each in from ... to { entries.append((each, entry)) }
         }
         let restored: [(target: any DispatchTarget, state: Any)]
         do {

@@ -332,7 +332,9 @@ public final class Session {
                                    into db: GRDB.Database) throws -> [Int: Int] {
         let keptJSON = "[" + kept.sorted().map(String.init).joined(separator: ",") + "]"
         try db.execute(sql: "DELETE FROM history WHERE position NOT IN (SELECT value FROM json_each(?))", arguments: [keptJSON])
-        var key = max(next, (try checkedInteger(db, "SELECT MAX(position) FROM history", table: "history") ?? -1) + 1)
+        let last = try checkedInteger(db, "SELECT MAX(position) FROM history WHERE position BETWEEN 0 AND ?",
+                                      arguments: [stepKeyRange.upperBound], table: "history")
+        var key = max(next, (last ?? -1) + 1)
         var keys: [Int: Int] = [:]
         let add = try db.cachedStatement(sql: "INSERT INTO history (position, stack, changes) VALUES (?, ?, ?)")
         for (number, stack, json) in added {
@@ -342,6 +344,9 @@ public final class Session {
         }
         return keys
     }
+
+    /// The positions undo steps are saved at: one past a million a second for a century fits.
+    static let stepKeyRange = 0 ... (1 << 52)
 
     /// The history was put back from saved rows (`nil`: a step not saved yet), in the order given to
     /// ``History/replaceSteps(undo:redo:)``: each step the history kept is known by its row.

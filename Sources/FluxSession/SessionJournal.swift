@@ -5,6 +5,10 @@ import Flux
 ///
 /// Runs of identical actions in a row are counted, not stored one by one: a loop dispatching the same
 /// action costs a comparison and an increment per action here, and one journal row per save.
+///
+/// What changes at each action lives in one value (``Pending``), changed by one mutating call per
+/// action: the class's properties are each an access the runtime checks for exclusivity, and a
+/// dispatch crosses a handful of them, not one per field.
 final class SessionJournal: CommitObserver {
     /// A run of identical actions (or one step), waiting to be saved.
     struct Run {
@@ -13,82 +17,115 @@ final class SessionJournal: CommitObserver {
         var lastTime: Double
     }
 
-    /// The runs since the last save, oldest first.
-    @exclusivity(unchecked) private(set) var runs: [Run] = []
-    /// The names of the actions committed since the last save.
-    @exclusivity(unchecked) private(set) var actionNames: Set<String> = []
-    /// Whether an undo, a redo or a setting of states ran since the last save (it may have changed any store).
-    @exclusivity(unchecked) private(set) var travelled = false
+    /// Everything an action changes here, in one value.
+    struct Pending {
+        /// The runs since the last save, oldest first.
+        var runs: [Run] = []
+        /// The names of the actions committed since the last save.
+        var actionNames: Set<String> = []
+        /// Whether an undo, a redo or a setting of states ran since the last save (it may have changed any store).
+        var travelled = false
+        /// When the next save is due, in the clock's seconds.
+        var deadline = Double.infinity
+        /// Every this many entries, a snapshot is taken (infinite: never).
+        var snapshotInterval = Int.max
+        /// Entries journalled since the last snapshot.
+        var sinceSnapshot = 0
+        var lastAction: (any Action)?
+        var lastType: (any Action.Type)?
+        /// Whether the last run's action type has no stored fields: then its type alone makes an action the same.
+        var lastHasNoFields = false
+        var lastGroupID: Int?
+        var lastIsFollowUp = false
+        var lastIsEffect = false
+        /// Runs before this index are not continued: a step, or a rewind, came after them.
+        var runsBefore = 0
+
+        /// Journals `action`; returns whether a snapshot is due and whether the save's deadline passed.
+        mutating func commit(_ action: any Action, now: Double, group: (id: Int, label: String)?, isFollowUp: Bool,
+                             isEffect: Bool) -> (snapshot: Bool, deadline: Bool) {
+            if runs.count > runsBefore, lastGroupID == group?.id, lastIsFollowUp == isFollowUp, lastIsEffect == isEffect,
+               type(of: action) == lastType, lastHasNoFields || sameAction(lastAction!, action) {
+                runs[runs.count - 1].count += 1
+                runs[runs.count - 1].lastTime = now
+            } else {
+                var entry = ActionLogEntry(action: action, time: now, group: group, isFollowUp: isFollowUp)
+                entry.isEffect = isEffect
+                runs.append(Run(entry: entry, count: 1, lastTime: now))
+                actionNames.insert(action.name)
+                lastAction = action
+                lastType = type(of: action)
+                lastHasNoFields = hasNoFields(action)
+                lastGroupID = group?.id
+                lastIsFollowUp = isFollowUp
+                lastIsEffect = isEffect
+            }
+            sinceSnapshot += 1
+            return (sinceSnapshot >= snapshotInterval, now >= deadline)
+        }
+
+        /// How many actions and steps wait to be saved.
+        var count: Int { runs.reduce(0) { $0 + $1.count } }
+    }
+
+    private(set) var pending = Pending()
     /// Called when an action commits at or past ``deadline`` with no group open and no follow-up
     /// queued: the session saves then.
-    @exclusivity(unchecked) var onDeadline: () -> Void = {}
-    /// When the next save is due, in the clock's seconds.
-    @exclusivity(unchecked) var deadline = Double.infinity
-    /// Every this many entries, ``takeSnapshot`` encodes every store's state (infinite: never).
-    @exclusivity(unchecked) var snapshotInterval = Int.max
-    /// Entries journalled since the last snapshot.
-    @exclusivity(unchecked) var sinceSnapshot = 0
+    var onDeadline: () -> Void = {}
     /// Every store's state, encoded, right after an entry (see ``snapshotInterval``).
-    @exclusivity(unchecked) var takeSnapshot: () -> [EncodedState] = { [] }
+    var takeSnapshot: () -> [EncodedState] = { [] }
     /// Snapshots taken since the last save, each after the first `entries` pending entries: saved in the
     /// same transaction as those entries.
-    @exclusivity(unchecked) private(set) var snapshots: [(entries: Int, states: [EncodedState])] = []
+    private(set) var snapshots: [(entries: Int, states: [EncodedState])] = []
 
     private let clock: () -> Double
-    @exclusivity(unchecked) private var lastAction: (any Action)?
-    @exclusivity(unchecked) private var lastType: (any Action.Type)?
-    /// Whether the last run's action type has no stored fields: then its type alone makes an action the same.
-    @exclusivity(unchecked) private var lastHasNoFields = false
-    @exclusivity(unchecked) private var lastGroupID: Int?
-    @exclusivity(unchecked) private var lastIsFollowUp = false
-    @exclusivity(unchecked) private var lastIsEffect = false
-    /// Runs before this index are not continued: a step, or a rewind, came after them.
-    @exclusivity(unchecked) private var runsBefore = 0
     /// Where the journal was when each running ``Dispatcher/allOrNothing(_:)`` began.
-    @exclusivity(unchecked) private var marks: [(runs: Int, lastCount: Int)] = []
+    private var marks: [(runs: Int, lastCount: Int)] = []
 
     init(clock: @escaping () -> Double) {
         self.clock = clock
     }
 
+    /// The runs since the last save, oldest first.
+    var runs: [Run] { pending.runs }
+    /// The names of the actions committed since the last save.
+    var actionNames: Set<String> { pending.actionNames }
+    /// Whether an undo, a redo or a setting of states ran since the last save.
+    var travelled: Bool { pending.travelled }
+    /// When the next save is due, in the clock's seconds.
+    var deadline: Double {
+        get { pending.deadline }
+        set { pending.deadline = newValue }
+    }
+    /// Every this many entries, ``takeSnapshot`` encodes every store's state (infinite: never).
+    var snapshotInterval: Int {
+        get { pending.snapshotInterval }
+        set { pending.snapshotInterval = newValue }
+    }
+    /// Entries journalled since the last snapshot.
+    var sinceSnapshot: Int {
+        get { pending.sinceSnapshot }
+        set { pending.sinceSnapshot = newValue }
+    }
+
     func didCommit(_ action: any Action, in dispatcher: Dispatcher) {
-        let now = clock()
-        let group = dispatcher.currentGroup
-        let isFollowUp = dispatcher.isFollowUp, isEffect = dispatcher.isEffect
-        // The last run's action, group and flag are kept apart from `runs`: reading them there would
-        // copy the whole run on every action.
-        if runs.count > runsBefore, lastGroupID == group?.id, lastIsFollowUp == isFollowUp, lastIsEffect == isEffect,
-           type(of: action) == lastType, lastHasNoFields || sameAction(lastAction!, action) {
-            runs[runs.count - 1].count += 1
-            runs[runs.count - 1].lastTime = now
-        } else {
-            var entry = ActionLogEntry(action: action, time: now, group: group, isFollowUp: isFollowUp)
-            entry.isEffect = isEffect
-            runs.append(Run(entry: entry, count: 1, lastTime: now))
-            actionNames.insert(action.name)
-            lastAction = action
-            lastType = type(of: action)
-            lastHasNoFields = hasNoFields(action)
-            lastGroupID = group?.id
-            lastIsFollowUp = isFollowUp
-            lastIsEffect = isEffect
-        }
-        sinceSnapshot += 1
-        if sinceSnapshot >= snapshotInterval { snapshot() }
-        if now >= deadline, dispatcher.isSettled { onDeadline() }
+        let due = pending.commit(action, now: clock(), group: dispatcher.currentGroup, isFollowUp: dispatcher.isFollowUp,
+                                      isEffect: dispatcher.isEffect)
+        if due.snapshot { snapshot() }
+        if due.deadline, dispatcher.isSettled { onDeadline() }
     }
 
     /// Keeps every store's state right after the last entry, to be saved with it.
     func snapshot() {
-        sinceSnapshot = 0
-        snapshots.append((pendingCount, takeSnapshot()))
+        pending.sinceSnapshot = 0
+        snapshots.append((pending.count, takeSnapshot()))
     }
 
     /// Drops the snapshots taken after entries that are no longer pending (rolled back).
     private func dropSnapshotsPastEnd() {
         guard !snapshots.isEmpty else { return }
-        let pending = pendingCount
-        snapshots.removeAll { $0.entries > pending }
+        let count = pending.count
+        snapshots.removeAll { $0.entries > count }
     }
 
     func didTravel(_ step: HistoryStep, in dispatcher: Dispatcher) {
@@ -102,41 +139,46 @@ final class SessionJournal: CommitObserver {
     /// Journals a step or a setting of states: a run of its own, which no action continues; it may
     /// have changed any store.
     private func appendAlone(_ entry: ActionLogEntry, in dispatcher: Dispatcher) {
-        travelled = true
-        runs.append(Run(entry: entry, count: 1, lastTime: entry.time))
-        runsBefore = runs.count
+        pending.travelled = true
+        pending.runs.append(Run(entry: entry, count: 1, lastTime: entry.time))
+        pending.runsBefore = pending.runs.count
         // A replay from an earlier snapshot could not take back a step made before it.
         snapshot()
-        if entry.time >= deadline, dispatcher.isSettled { onDeadline() }
+        if entry.time >= pending.deadline, dispatcher.isSettled { onDeadline() }
     }
 
     func didRollBack(_ actions: Int, in dispatcher: Dispatcher) {
-        var left = actions
-        while left > 0, runs.count > runsBefore {
-            let taken = min(left, runs[runs.count - 1].count)
-            runs[runs.count - 1].count -= taken
-            left -= taken
-            if runs[runs.count - 1].count == 0 { runs.removeLast() }
-        }
-        // The next action starts a run of its own rather than joining one it may not match.
-        lastAction = nil
-        lastType = nil
-        runsBefore = runs.count
+        rollBack(actions)
         dropSnapshotsPastEnd()
     }
 
+    private func rollBack(_ actions: Int) {
+        var left = actions
+        while left > 0, pending.runs.count > pending.runsBefore {
+            let last = pending.runs.count - 1
+            let taken = min(left, pending.runs[last].count)
+            pending.runs[last].count -= taken
+            left -= taken
+            if pending.runs[last].count == 0 { pending.runs.removeLast() }
+        }
+        // The next action starts a run of its own rather than joining one it may not match.
+        pending.lastAction = nil
+        pending.lastType = nil
+        pending.runsBefore = pending.runs.count
+    }
+
     /// How many actions and steps wait to be saved.
-    var pendingCount: Int { runs.reduce(0) { $0 + $1.count } }
+    var pendingCount: Int { pending.count }
 
     /// Forgets what was saved (or given up).
     func clear() {
-        runs.removeAll(keepingCapacity: true)
-        actionNames.removeAll(keepingCapacity: true)
+        pending.runs.removeAll(keepingCapacity: true)
+        pending.actionNames.removeAll(keepingCapacity: true)
         snapshots.removeAll()
-        lastAction = nil
-        lastType = nil
-        runsBefore = 0
-        travelled = false
+        pending.lastAction = nil
+        pending.lastType = nil
+        pending.runsBefore = 0
+        pending.travelled = false
     }
 
     func willRunAllOrNothing(in dispatcher: Dispatcher) {
@@ -149,14 +191,14 @@ final class SessionJournal: CommitObserver {
     }
 
     /// Where the journal is now, to go back to with ``rewind(to:)``.
-    private var mark: (runs: Int, lastCount: Int) { (runs.count, runs.last?.count ?? 0) }
+    private var mark: (runs: Int, lastCount: Int) { (pending.runs.count, pending.runs.last?.count ?? 0) }
 
     /// Forgets what was journalled since `mark` (a replay that undid itself). Its action names stay:
     /// saving a store again is harmless.
     private func rewind(to mark: (runs: Int, lastCount: Int)) {
-        if runs.count > mark.runs { runs.removeLast(runs.count - mark.runs) }
-        if mark.runs > 0, runs.count == mark.runs { runs[mark.runs - 1].count = mark.lastCount }
-        runsBefore = runs.count
+        if pending.runs.count > mark.runs { pending.runs.removeLast(pending.runs.count - mark.runs) }
+        if mark.runs > 0, pending.runs.count == mark.runs { pending.runs[mark.runs - 1].count = mark.lastCount }
+        pending.runsBefore = pending.runs.count
         dropSnapshotsPastEnd()
     }
 }

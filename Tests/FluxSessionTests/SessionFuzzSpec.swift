@@ -118,10 +118,13 @@ struct SessionFuzzSpec {
                     let id: DatabaseValue = row["id"]
                     try db.execute(sql: "UPDATE OR IGNORE \(table) SET \(column) = ? WHERE rowid = ?", arguments: [value, id])
                     guard db.changesCount > 0 else { return nil }
-                    // The kinds every reader checks: text where text belongs, a positive count.
+                    // The kinds every reader checks: text where text belongs, a positive count. (SQLite stores a
+                    // number set in a TEXT column as text, and text like '2' in an INTEGER column as a number:
+                    // what counts is what the row holds now.)
+                    let stored = try DatabaseValue.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE rowid = ?", arguments: [id]) ?? .null
                     let textColumns = ["line", "stores", "store", "format", "state", "stack", "changes"]
-                    let wrongKind = textColumns.contains(column) ? !(value.storage.isText)
-                        : column == "count" ? !(value.storage.isPositiveCount) : false
+                    let wrongKind = textColumns.contains(column) ? !(stored.storage.isText)
+                        : column == "count" ? !(stored.storage.isPositiveCount) : false
                     guard wrongKind, table != "snapshot", column != key else { return nil }
                     let keyValue: DatabaseValue = row["key"]
                     return (table, "\(key) = \(SessionRow.describe(keyValue))")
