@@ -44,7 +44,7 @@ extension Corpus {
             setup: [luaView("v", "pcall(flux.view, 'v', {store = 'notes', render = function() return {sections = {}} end}) collectgarbage() error('redefined while rendering')")],
             title: "a render redefining its own view, then failing"),
         lua(.reentrancy, "flux.dispatch('notes.add', {text = 'x'})", "watch collected",
-            setup: [luaView("v", "collectgarbage() return {sections = {}}"),
+            setup: [luaView("v", "collectgarbage() return {sections = {{header = tostring(#state.items), cells = {}}}}"),
                     "w = flux.watch('v', function() w:cancel() collectgarbage() error('watch collected') end)"],
             outcome: .asIf(["flux.dispatch('notes.add', {text = 'x'})"], why: subscriberNote), fails: false,
             title: "a watch cancelling itself and collecting, then failing"),
