@@ -73,8 +73,10 @@ struct LuaTortureSpec {
         let world = World()
         try world.run(#"""
             flux.store{name = "c", state = {count = 0}, on = {["c.up"] = function(s) s.count = s.count + 1 end}}
-            subs, heard = {}, 0
+            subs, heard, armed = {}, 0, 0
             local function hostile()
+              armed = armed + 1
+              if armed > 60 then return end
               setmetatable({}, {__gc = function()
                 for _, s in ipairs(flux.subscriptions("\#(store)")) do s:cancel() end
                 subs[#subs + 1] = flux.subscribe("\#(store)", function() heard = heard + 1 end)

@@ -7,7 +7,7 @@ import Testing
 /// in Lua instructions, under a budget the old printer ran far past.
 @Suite struct InspectDepthSpec {
     static let nested = """
-        local t = {}
+        t = {}
         local c = t
         for i = 1, 2000 do c[1] = {} c = c[1] end
         c[1] = "deepest"
@@ -21,7 +21,7 @@ import Testing
             local text = flux.inspect(t)
             local widest = 0
             for line in text:gmatch("[^\\n]+") do widest = math.max(widest, #line) end
-            print(#text < 400000, widest <= 80, text:find('"deepest"', 1, true) ~= nil, text:sub(1, 8))
+            return #text < 400000, widest <= 80, text:find('"deepest"', 1, true) ~= nil, text:sub(1, 8)
             """)
         #expect(result.ok, "\(result.errors)")
         #expect(result.output == "true\ttrue\ttrue\t{\n  {\n  \n", "\(result.output)")

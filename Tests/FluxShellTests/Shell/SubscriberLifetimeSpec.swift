@@ -70,7 +70,8 @@ struct SubscriberLifetimeSpec {
           arguments: [false, true])
     func survives(torture: Bool) throws {
         for (name, script) in Self.cases {
-            let result = try Self.release(script + "\nprint('still here')\n", torture: torture)
+            // One chunk (the prompt runs each complete line as a chunk of its own).
+            let result = try Self.release("do\n" + script + "\nend\nprint('still here')\n", torture: torture)
             #expect(result.status == 0, "\(name): \(result.errors)")
             #expect(result.output.contains("still here"), "\(name): \(result.output) \(result.errors)")
             #expect(!result.errors.contains("Fatal error"), "\(name): \(result.errors)")
