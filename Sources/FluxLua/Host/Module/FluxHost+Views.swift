@@ -10,6 +10,7 @@ extension FluxHost {
         let lua = arguments.stack
         try arguments.expect(atMost: 2)
         let name = try arguments.name(1, "view name")
+        try Name.checkPrintable(name)
         try arguments.expect(.table, at: 2)
         guard lua.rawGet("store", from: 2) == .string, let storeName = lua.string(at: -1) else {
             throw arguments.error(2, "field 'store' must name a store, got \(lua.type(at: -1).name)")
