@@ -33,6 +33,7 @@ enum PluginLoader {
           debug.traceback, debug.getinfo, debug.getlocal, debug.setlocal, debug.getupvalue, debug.setupvalue,
           debug.upvalueid, debug.upvaluejoin, debug.getmetatable
     local stringmeta = rawmetatable("")
+    local fluxmodule = G.flux -- the module itself: a script that sets the global flux changes no plugin's
 
     -- The standard library as the host started: what every plugin's globals fall back to.
     local functions = {}
@@ -99,7 +100,7 @@ enum PluginLoader {
       local sources = {[chunkname] = true}
       for name, value in pairs(functions) do shared[name] = value end
       for name, library in pairs(libraries) do shared[name] = view(library, name) end
-      shared.flux = view(setmetatable(owned, {__index = G.flux}), "flux")
+      shared.flux = view(setmetatable(owned, {__index = fluxmodule}), "flux")
       shared._G = env
 
       shared.getmetatable = function(value)
