@@ -14,9 +14,15 @@ public enum Name {
     ///   different names the same one.
     public static func normalized(_ bytes: some Collection<UInt8>) throws(InvalidNameError) -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw InvalidNameError(bytes: Array(bytes)) }
-        // Names are shown on terminals: one holding ESC could set the title or clear the screen there.
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { throw InvalidNameError(bytes: Array(bytes), holdsControlCharacters: true) }
         return normalized(text)
+    }
+
+    /// Refuses a name being defined (a store, an action it handles, a view) that holds a control
+    /// character: names are shown on terminals, where ESC could set the title or clear the screen, and
+    /// a line break would split a listing.
+    public static func checkPrintable(_ name: String) throws(InvalidNameError) {
+        guard name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return }
+        throw InvalidNameError(bytes: Array(name.utf8), holdsControlCharacters: true)
     }
 
     /// `text`, composed.

@@ -8,15 +8,17 @@ import Testing
 struct NameSpec {
     let world = Harness()
 
-    @Test("a store named in NFD is the store named in NFC: one store, found by either spelling")
+    @Test("a store named in NFD is the store named in NFC: one store, found by either spelling; defined again by the other spelling, refused")
     func composedAndDecomposed() throws {
         try world.run("""
             flux.store{name = 'caf\\u{E9}', state = {n = 0}, on = {['caf\\u{E9}.add'] = function(s) s.n = s.n + 1 return s end}}
-            flux.store{name = 'cafe\\u{301}', state = {n = 100}, on = {['cafe\\u{301}.add'] = function(s) s.n = s.n + 10 return s end}}
             """)
+        #expect(world.error("""
+            flux.store{name = 'cafe\\u{301}', state = {n = 100}, on = {['cafe\\u{301}.add'] = function(s) s.n = s.n + 10 return s end}}
+            """).contains("is the same name in another Unicode form"))
         #expect(world.dispatcher.stores.filter { $0.name.hasPrefix("caf") }.count == 1)
         try world.run("flux.dispatch('cafe\\u{301}.add')")
-        #expect(try world.run("return flux.state('caf\\u{E9}').n") == [.integer(10)])
+        #expect(try world.run("return flux.state('caf\\u{E9}').n") == [.integer(1)])
         #expect(try world.run("return flux.stores()[#flux.stores()]") == [.string("caf\u{E9}")])
         #expect(Array("caf\u{E9}".utf8) == [0x63, 0x61, 0x66, 0xC3, 0xA9], "kept composed")
     }

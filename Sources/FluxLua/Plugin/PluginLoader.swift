@@ -34,6 +34,7 @@ enum PluginLoader {
           debug.upvalueid, debug.upvaluejoin, debug.getmetatable
     local stringmeta = rawmetatable("")
     local pcall, find, sub = pcall, string.find, string.sub
+    local fluxmodule = G.flux -- the module itself: a script that sets the global flux changes no plugin's
 
     -- The standard library as the host started: what every plugin's globals fall back to.
     local functions = {}
@@ -100,7 +101,7 @@ enum PluginLoader {
       local sources = {[chunkname] = true}
       for name, value in pairs(functions) do shared[name] = value end
       for name, library in pairs(libraries) do shared[name] = view(library, name) end
-      shared.flux = view(setmetatable(owned, {__index = G.flux}), "flux")
+      shared.flux = view(setmetatable(owned, {__index = fluxmodule}), "flux")
       shared._G = env
 
       shared.getmetatable = function(value)

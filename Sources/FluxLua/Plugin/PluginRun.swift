@@ -41,7 +41,9 @@ struct PluginRun {
                 saved.store.waitFor = saved.waitFor
                 saved.store.payloads = saved.payloads
             }
-            for name in host.viewOwners.names(ownedBy: owner) { host.viewOwners.unregister(named: name) }
+            // A view the owner had is put back in place (its watches follow it back), not removed first.
+            let keptViews = Set(views.map(\.name))
+            for name in host.viewOwners.names(ownedBy: owner) where !keptViews.contains(name) { host.viewOwners.unregister(named: name) }
             for view in views { try? host.viewOwners.register(view, owner: owner) }
             for subscription in host.subscriptions.values
             where subscription.owner == owner && !subscriptions.contains(ObjectIdentifier(subscription)) {

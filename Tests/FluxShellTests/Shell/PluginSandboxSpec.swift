@@ -257,6 +257,22 @@ final class PluginSandboxSpec {
         #expect(shell.print("w:active()") == "false\n")
     }
 
+    @Test("a watch of a plugin's view goes on through a failed :reload, diffing the old provider")
+    func watchSurvivesFailedReload() throws {
+        try write("v.lua", #"""
+        flux.view("moves", {store = "ticTacToe", render = function(s)
+          return {sections = {{header = "old", cells = {{id = "i", title = "old " .. s.gameInstruction}}}}}
+        end})
+        """#)
+        #expect(shell.type(":load \(path("v.lua"))").ok)
+        #expect(shell.print("seen = '' w = flux.watch('moves', function(d) seen = d.text end)") == "")
+        try write("v.lua", #"flux.view("moves", {store = "ticTacToe", render = function() return {sections = {}} end}) error("broken")"#)
+        #expect(shell.type(":reload v").errors.contains("broken"))
+        #expect(shell.print(":dispatch ticTacToe.placeToken {index = 0}") == "")
+        #expect(shell.print("w:active()") == "true\n")
+        #expect(shell.print("seen").contains("old O's turn"))
+    }
+
     @Test("a subscription to an unloaded plugin's store is no longer active")
     func subscriptionToUnloadedStore() throws {
         try write("b.lua", Self.bank)

@@ -40,6 +40,7 @@ extension FluxHost {
         }
         let name = try arguments.name(at: -1, of: 1, "field 'name'")
         let spelling = lua.withBytes(at: -1) { Array($0) } ?? []
+        try Name.checkPrintable(name)
         lua.pop()
 
         var handlers: [String: LuaRef] = [:]
@@ -50,6 +51,7 @@ extension FluxHost {
                     throw arguments.error(1, "field 'on' must map action names to functions, found a \(lua.type(at: -2).name) key")
                 }
                 let action = try arguments.name(at: -2, of: 1, "field 'on'")
+                try Name.checkPrintable(action)
                 guard handlers[action] == nil else {
                     throw arguments.error(1, "field 'on' names action '\(action)' twice (the same text in two Unicode forms)")
                 }

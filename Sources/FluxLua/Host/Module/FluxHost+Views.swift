@@ -18,6 +18,7 @@ extension FluxHost {
         let lua = arguments.stack
         try arguments.expect(atMost: 2)
         let name = try arguments.name(1, "view name")
+        try Name.checkPrintable(name)
         try arguments.expect(.table, at: 2)
         try arguments.rejectUnknownKeys(at: 2, allowed: Self.viewFields)
         guard lua.rawGet("store", from: 2) == .string, let storeName = lua.string(at: -1) else {
