@@ -247,10 +247,11 @@ public final class Effects {
             guard let self, let effect, effect.isActive else { return }
             switch event {
             case let .output(stream, bytes):
+                // A line's callback may cancel the process: the lines after it are not handed on.
                 if stream == 1 {
-                    splitters.out.feed(bytes) { line in self.run { onLine(line, .stdout) } }
+                    splitters.out.feed(bytes) { line in if effect.isActive { self.run { onLine(line, .stdout) } } }
                 } else {
-                    splitters.err.feed(bytes) { line in self.run { onLine(line, .stderr) } }
+                    splitters.err.feed(bytes) { line in if effect.isActive { self.run { onLine(line, .stderr) } } }
                 }
             case let .exit(code, signal):
                 splitters.out.finish { line in self.run { onLine(line, .stdout) } }

@@ -29,6 +29,7 @@ struct Options {
         ("memory", "9: resident memory after 1M and 2M dispatches with undo history on"),
         ("subscriptions", "10: 100,000 subscriptions from Lua made and cancelled, oldest and newest first"),
         ("goto", "11: :goto to the far end of a session's 100,000-action journal; snapshots' cost per action"),
+        ("effects", "12: 1,000 timer dispatches a second vs a plain loop, an idle shell's CPU, process lines into a store"),
     ]
 
     /// What `--help` and a wrong argument print.

@@ -28,6 +28,7 @@ func runBenchmarks(_ options: Options) throws -> BenchmarkTable {
     if options.wants("subscriptions") { figures["subscriptions"] = try Subscriptions.figures(options) }
     if options.wants("session") { figures["session"] = try SessionStartup.figures(options) }
     if options.wants("goto") { figures["goto"] = try SessionTravel.figures(options) }
+    if options.wants("effects") { figures["effects"] = try EffectsBench.figures(options) }
     return BenchmarkTable(figures: Options.workloads.flatMap { figures[$0.name] ?? [] })
 }
 
