@@ -338,7 +338,7 @@ public final class Effects {
         let key = ObjectIdentifier(channel)
         ending[key] = channel
         realTimer(after: gracePeriod) { [weak self] in
-            if !channel.hasExited { try? channel.kill(SIGKILL) }
+            channel.killAndReap()
             channel.release()
             self?.ending[key] = nil
         }
@@ -540,6 +540,7 @@ public final class Effects {
 
     /// `1500` as `1500 ms`, `60000` as `60 s`.
     public static func milliseconds(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value) ms" } // any number a script passes
         if value >= 1000, value.truncatingRemainder(dividingBy: 1000) == 0 { return "\(Int(value / 1000)) s" }
         return value == value.rounded() ? "\(Int(value)) ms" : String(format: "%.1f ms", value)
     }
