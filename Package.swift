@@ -73,7 +73,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "fluxsh", dependencies: ["FluxShell"]),
-        .executableTarget(name: "flux-bench", dependencies: ["Flux", "FluxLua", "FluxTable", "FluxFeatures", "FluxSession"]),
+        .executableTarget(name: "flux-bench", dependencies: ["Flux", "FluxLua", "FluxTable", "FluxFeatures", "FluxSession", "FluxEffects"]),
         .testTarget(name: "FluxTests", dependencies: ["Flux", .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(name: "FluxTableTests", dependencies: ["FluxTable"]),
         .testTarget(name: "FluxViewsTests", dependencies: ["FluxViews", "Flux", "FluxTable"]),

@@ -381,6 +381,14 @@ int fluxloop_process_kill(fluxloop_process *p, int signal) {
 
 int fluxloop_process_exited(fluxloop_process *p) { return p->exited; }
 
+void fluxloop_process_reap(fluxloop_process *p) {
+    if (p->exited) return;
+    int status = 0;
+    pid_t done;
+    do { done = waitpid(p->pid, &status, 0); } while (done < 0 && errno == EINTR);
+    reaped(p, done == p->pid ? status : 0);
+}
+
 void fluxloop_process_release(fluxloop_process *p) {
     p->released = 1;
     free_if_done(p);

@@ -247,10 +247,11 @@ public final class Effects {
             guard let self, let effect, effect.isActive else { return }
             switch event {
             case let .output(stream, bytes):
+                // A line's callback may cancel the process: the lines after it are not handed on.
                 if stream == 1 {
-                    splitters.out.feed(bytes) { line in self.run { onLine(line, .stdout) } }
+                    splitters.out.feed(bytes) { line in if effect.isActive { self.run { onLine(line, .stdout) } } }
                 } else {
-                    splitters.err.feed(bytes) { line in self.run { onLine(line, .stderr) } }
+                    splitters.err.feed(bytes) { line in if effect.isActive { self.run { onLine(line, .stderr) } } }
                 }
             case let .exit(code, signal):
                 splitters.out.finish { line in self.run { onLine(line, .stdout) } }
@@ -337,7 +338,7 @@ public final class Effects {
         let key = ObjectIdentifier(channel)
         ending[key] = channel
         realTimer(after: gracePeriod) { [weak self] in
-            if !channel.hasExited { try? channel.kill(SIGKILL) }
+            channel.killAndReap()
             channel.release()
             self?.ending[key] = nil
         }
@@ -539,6 +540,7 @@ public final class Effects {
 
     /// `1500` as `1500 ms`, `60000` as `60 s`.
     public static func milliseconds(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value) ms" } // any number a script passes
         if value >= 1000, value.truncatingRemainder(dividingBy: 1000) == 0 { return "\(Int(value / 1000)) s" }
         return value == value.rounded() ? "\(Int(value)) ms" : String(format: "%.1f ms", value)
     }

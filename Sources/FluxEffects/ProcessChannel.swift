@@ -36,6 +36,13 @@ final class ProcessChannel {
         if status != 0, status != ESRCH { throw EffectError("cannot signal \(name): \(String(cString: strerror(status)))") }
     }
 
+    /// SIGKILLs the process's group and reaps it now: no zombie is left waiting for the loop's next round.
+    func killAndReap() {
+        guard !released, fluxloop_process_exited(handle) == 0 else { return }
+        _ = fluxloop_process_kill(handle, SIGKILL)
+        fluxloop_process_reap(handle)
+    }
+
     /// Reports nothing more; C frees the handle once the process is reaped.
     func release() {
         guard !released else { return }

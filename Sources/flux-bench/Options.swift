@@ -31,6 +31,7 @@ struct Options {
         ("goto", "11: :goto to the far end of a session's 100,000-action journal; snapshots' cost per action"),
         ("large-state", "12: a session with a 2 MB Lua store: a line changing one field (time, bytes written), a restart"),
         ("live-view", "13: a live view's redraw of 10,000 rows after 1 row, 1% and every row changed: time and bytes"),
+        ("effects", "14: 1,000 timer dispatches a second vs a plain loop, an idle shell's CPU, process lines into a store"),
     ]
 
     /// What `--help` and a wrong argument print.

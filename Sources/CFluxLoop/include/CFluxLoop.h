@@ -81,6 +81,8 @@ void fluxloop_process_close_stdin(fluxloop_process *process);
 int fluxloop_process_kill(fluxloop_process *process, int signal);
 /* Whether the process ended and was reaped. */
 int fluxloop_process_exited(fluxloop_process *process);
+/* Waits for the process to end (after a SIGKILL: at once) and reaps it. */
+void fluxloop_process_reap(fluxloop_process *process);
 /* Reports nothing more; the handle is freed once the process was reaped. The process is not signalled. */
 void fluxloop_process_release(fluxloop_process *process);
 /* SIGKILLs every process not reaped yet and reaps them (the shell is leaving). */

@@ -17,6 +17,8 @@ final class HostEffects {
     /// Listener calls waiting for the dispatcher to be idle, in the order the actions settled.
     var pending: [(listener: Listener, action: any Action)] = []
     var runningListeners = false
+    /// The subscription to the dispatcher's settled commits, made with the first listener.
+    var commitSubscription: Int?
     var drainScheduled = false
     /// How many effect callbacks raised an error.
     var failures = 0

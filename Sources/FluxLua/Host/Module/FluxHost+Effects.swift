@@ -202,6 +202,8 @@ extension FluxHost {
         try refuseEffectInHandler(arguments.function)
         let pattern = ActionPattern(text)
         let owner = runningOwner
+        listenToCommits()
+        effectsState.listeners.removeAll { !$0.effect.isActive }
         let effect = effects.listener(owner: owner.effectOwner, detail: text)
         effectsState.listeners.append(HostEffects.Listener(effect: effect, pattern: pattern, function: function, owner: owner))
         return push(effect, on: lua)
@@ -417,6 +419,13 @@ extension FluxHost {
     /// Starts listening to settled commits and defines the handle type (from `installModule`).
     func installEffects() {
         defineEffectType()
-        SettledCommits.of(dispatcher).subscribe { [reference] commit in reference.host?.listen(to: commit) }
+    }
+
+    /// Reads the stream of settled commits from the first listener on: until then no dispatch pays for it.
+    private func listenToCommits() {
+        guard effectsState.commitSubscription == nil else { return }
+        effectsState.commitSubscription = SettledCommits.of(dispatcher).subscribe { [reference] commit in
+            reference.host?.listen(to: commit)
+        }
     }
 }
