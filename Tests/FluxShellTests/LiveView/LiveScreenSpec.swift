@@ -129,6 +129,19 @@ struct LiveScreenSpec {
         #expect(screen.lines().count == 10)
     }
 
+    @Test(":open without a terminal says so; flux.view refuses a key naming an unknown action")
+    func refusals() throws {
+        var errors = ""
+        let shell = Shell(write: { _ in }, writeError: { errors += $0 })
+        #expect(!shell.runCommand(":open ticTacToe"))
+        #expect(errors.contains("a view opens on a terminal"))
+        #expect(throws: (any Error).self) {
+            try shell.host.run("flux.view('x', {store = 'ticTacToe', keys = {d = 'ticTacToe.explode'}, render = function() return {} end})")
+        }
+        #expect(shell.host.views.provider(named: "x") == nil)
+        #expect(throws: ViewError.self) { try LiveScreen(views: ["nope"], actions: shell.host, width: 10, height: 5) }
+    }
+
     @Test("NO_COLOR and a terminal that is not UTF-8: no escape sequences, ASCII marks")
     func plainTerminal() throws {
         let screen = try LiveScreen(views: ["annotationFilter"], actions: shell.host, width: 40, height: 8,

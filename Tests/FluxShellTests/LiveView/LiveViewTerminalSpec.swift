@@ -95,7 +95,7 @@ final class Tmux {
     func run(_ arguments: [String]) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tmuxPath!)
-        process.arguments = ["-L", socket] + arguments
+        process.arguments = ["-u", "-L", socket] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
