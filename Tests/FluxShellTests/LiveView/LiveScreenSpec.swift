@@ -50,7 +50,7 @@ struct LiveScreenSpec {
         #expect(screen.selectedCell?.title == "#2 Typo")
         press(screen, "enter") // closes it: it moves to "Closed", the cursor with it
         #expect(screen.selectedCell?.title == "#2 Typo")
-        #expect(screen.selectedCell?.action == "issues.reopen")
+        #expect(shell.features!.issues.state.issues.first { $0.id == 2 }?.status == .closed)
         #expect(changes == 1)
         // From the prompt, as it were: the view follows.
         try shell.host.dispatch(actionNamed: "issues.edit", payloadSource: "{id = 2, title = 'Typo in README'}")
@@ -59,7 +59,8 @@ struct LiveScreenSpec {
         press(screen, "c") // the view's key: close #2, already closed — an error, state unchanged
         #expect(screen.statusIsError)
         press(screen, "o") // reopen: back among the open issues, cursor along
-        #expect(screen.selectedCell?.action == "issues.close")
+        #expect(shell.features!.issues.state.issues.first { $0.id == 2 }?.status == .open)
+        #expect(screen.selectedCell?.title == "#2 Typo in README")
         #expect(changes == 3)
     }
 
