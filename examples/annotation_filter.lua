@@ -21,7 +21,9 @@ local groups = {
 
 -- One row per filter, checked when the filter is on.
 local function filter_row(filter)
-  return {id = filter.id, title = filter.title, accessory = filter.enabled and "checkmark" or "none"}
+  -- Choosing the row in a live view (`:open filterList`) toggles its filter.
+  return {id = filter.id, title = filter.title, accessory = filter.enabled and "checkmark" or "none",
+          action = "annotationFilter.toggleFilter", payload = {filter = filter.id}}
 end
 
 -- The view provider: a pure function from the store's state to a table. `state` is read-only; to

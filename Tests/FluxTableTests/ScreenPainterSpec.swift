@@ -87,6 +87,33 @@ struct ScreenPainterSpec {
             == "   row 0" + String(repeating: " ", count: 10 - 5) + " v")
     }
 
+    @Test("10,000 rows on a 100 × 50 screen: a one-row change writes about that row's bytes, not the screen's")
+    func oneRowChangeWritesOneRow() {
+        func model(_ detail: String) -> TableViewModel {
+            TableViewModel(sections: (0 ..< 10).map { section in
+                SectionModel(id: "s\(section)", headerTitle: "Section \(section)", cells: (0 ..< 1000).map { row in
+                    CellViewModel(id: "\(section)-\(row)", title: "Row \(row) of section \(section)",
+                                  detail: section == 0 && row == 10 ? detail : "value \(row)")
+                })
+            })
+        }
+        let old = model("before")
+        let new = model("after!")
+        let options = RenderOptions(width: 100, color: true)
+        var layout = TableLayout(old)
+        var painter = ScreenPainter()
+        func frame(_ model: TableViewModel) -> [ScreenLine] {
+            (0 ..< 50).map { layout.draw(line: $0, of: model, width: 100, options: options, cursor: nil, choice: nil) }
+        }
+        let whole = painter.paint(frame(old), width: 100, height: 50).count
+        layout.update(from: old, to: new, diff: diff(old, new))
+        let changed = frame(new)
+        let written = painter.paint(changed, width: 100, height: 50)
+        #expect(painter.linesWritten == 1)
+        #expect(written.count <= changed[11].bytes.count + 12) // the row, a cursor move, a clear
+        #expect(written.count * 20 < whole)
+    }
+
     @Test("a row offering choices shows the chosen word in brackets, in the blanks around it")
     func choices() {
         let cell = CellViewModel(id: "r", title: "X . O", action: "game.play", payload: [["i": 0], ["i": 1], ["i": 2]])

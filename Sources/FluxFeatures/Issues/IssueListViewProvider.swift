@@ -6,7 +6,8 @@ import FluxTable
 /// how many, set apart.
 ///
 /// Rows are identified by issue id, so renaming an issue updates its row and closing one moves it.
-/// Choosing an open issue closes it (`issues.close`), a closed one reopens it (`issues.reopen`).
+/// Choosing an issue closes it (`issues.close`, the same action on every row, so closing one is a
+/// move and nothing else); the view's `o` key reopens it.
 public enum IssueListViewProvider {
     /// The list a user sees: the issues that pass the annotation filter.
     public static func tableViewModel(for state: VisibleIssuesState) -> TableViewModel {
@@ -51,7 +52,7 @@ public enum IssueListViewProvider {
             title: "#\(issue.id) \(issue.title)",
             detail: issue.assignee ?? "unassigned",
             accessory: .disclosure,
-            action: issue.status == .open ? IssueActions.CloseIssue.name : IssueActions.ReopenIssue.name,
+            action: IssueActions.CloseIssue.name,
             payload: ["id": .integer(issue.id)]
         )
     }

@@ -36,7 +36,7 @@ public enum LiveKey: Hashable, Sendable, CustomStringConvertible {
     /// The key's name, as ``init(name:)`` reads it.
     public var description: String {
         switch self {
-        case let .character(" "): "space"
+        case .character(" "): "space"
         case let .character(character): String(character)
         case let .control(letter): "ctrl+\(letter)"
         default: Self.named.filter { $0.value == self }.map(\.key).sorted { $0.count > $1.count }.first ?? "?"

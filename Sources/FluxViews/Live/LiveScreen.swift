@@ -40,6 +40,8 @@ public final class LiveScreen {
     private var focus = 0
     private var showingHelp = false
     private var dispatching = false
+    /// A view's render failure during the action being run, which the action's status then reports.
+    private var renderFailure: String?
 
     /// Opens the views called `names` (each once) on a screen of `width` × `height`.
     ///
@@ -67,8 +69,10 @@ public final class LiveScreen {
                     self.onChange?()
                 }, onError: { [weak self, weak pane] error in
                     guard let self, let pane else { return }
+                    let message = "\(pane.name) failed to render, its last good table stays: \(self.describe(error))"
                     pane.error = self.describe(error)
-                    self.setStatus("\(pane.name): the view failed to render, the last good table stays: \(pane.error!)", error: true)
+                    self.renderFailure = message
+                    self.setStatus(message, error: true)
                     self.onChange?()
                 })
                 panes.append(pane)
@@ -159,6 +163,7 @@ public final class LiveScreen {
         }
         let described = payload.map { "\(name) \($0.luaSource)" } ?? name
         for other in panes { other.lastChange = nil }
+        renderFailure = nil
         do {
             dispatching = true
             defer { dispatching = false }
@@ -167,20 +172,30 @@ public final class LiveScreen {
         } catch {
             return setStatus("\(described): \(describe(error))", error: true)
         }
-        setStatus("\(described) → \(changeSummary())", error: false)
+        reportOutcome(of: described)
     }
 
     private func travel(undo: Bool) {
         for other in panes { other.lastChange = nil }
         do {
             guard let actions else { throw LiveViewError.applicationGone }
+            renderFailure = nil
             if let label = undo ? try actions.undo() : try actions.redo() {
-                setStatus((undo ? "undid " : "redid ") + label + " → " + changeSummary(), error: false)
+                reportOutcome(of: (undo ? "undid " : "redid ") + label)
             } else {
                 setStatus(undo ? "nothing to undo" : "nothing to redo", error: false)
             }
         } catch {
             setStatus((undo ? "undo: " : "redo: ") + describe(error), error: true)
+        }
+    }
+
+    /// The status after `what` ran: what it changed on screen, or (in red) the render it broke.
+    private func reportOutcome(of what: String) {
+        if let failure = renderFailure {
+            setStatus("\(what) → \(failure)", error: true)
+        } else {
+            setStatus("\(what) → \(changeSummary())", error: false)
         }
     }
 

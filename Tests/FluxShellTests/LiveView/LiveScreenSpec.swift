@@ -50,7 +50,7 @@ struct LiveScreenSpec {
         #expect(screen.selectedCell?.title == "#2 Typo")
         press(screen, "enter") // closes it: it moves to "Closed", the cursor with it
         #expect(screen.selectedCell?.title == "#2 Typo")
-        #expect(screen.selectedCell?.action == "issues.reopen")
+        #expect(shell.features!.issues.state.issues.first { $0.id == 2 }?.status == .closed)
         #expect(changes == 1)
         // From the prompt, as it were: the view follows.
         try shell.host.dispatch(actionNamed: "issues.edit", payloadSource: "{id = 2, title = 'Typo in README'}")
@@ -59,7 +59,8 @@ struct LiveScreenSpec {
         press(screen, "c") // the view's key: close #2, already closed — an error, state unchanged
         #expect(screen.statusIsError)
         press(screen, "o") // reopen: back among the open issues, cursor along
-        #expect(screen.selectedCell?.action == "issues.close")
+        #expect(shell.features!.issues.state.issues.first { $0.id == 2 }?.status == .open)
+        #expect(screen.selectedCell?.title == "#2 Typo in README")
         #expect(changes == 3)
     }
 
@@ -127,6 +128,19 @@ struct LiveScreenSpec {
         for _ in 0 ..< 100 { press(screen, "pageup") } // 7 lines on screen: 6 a page
         #expect(screen.selectedCell?.title == "row 999400")
         #expect(screen.lines().count == 10)
+    }
+
+    @Test(":open without a terminal says so; flux.view refuses a key naming an unknown action")
+    func refusals() throws {
+        var errors = ""
+        let shell = Shell(write: { _ in }, writeError: { errors += $0 })
+        #expect(!shell.runCommand(":open ticTacToe"))
+        #expect(errors.contains("a view opens on a terminal"))
+        #expect(throws: (any Error).self) {
+            try shell.host.run("flux.view('x', {store = 'ticTacToe', keys = {d = 'ticTacToe.explode'}, render = function() return {} end})")
+        }
+        #expect(shell.host.views.provider(named: "x") == nil)
+        #expect(throws: ViewError.self) { try LiveScreen(views: ["nope"], actions: shell.host, width: 10, height: 5) }
     }
 
     @Test("NO_COLOR and a terminal that is not UTF-8: no escape sequences, ASCII marks")

@@ -88,19 +88,22 @@ final class Tmux {
             environment[name].map { "\(name)=\($0.quotedForShell)" }
         }
         let line = "env " + (exports + ["LANG=C.UTF-8"]).joined(separator: " ") + " sh -c " + command.quotedForShell
-        run(["-f", "/dev/null", "new-session", "-d", "-s", target, "-x", String(width), "-y", String(height), line])
+        // The server this starts keeps the descriptors it was given: none of them may be a pipe read to its end.
+        run(["-f", "/dev/null", "new-session", "-d", "-s", target, "-x", String(width), "-y", String(height), line],
+            reading: false)
     }
 
     @discardableResult
-    func run(_ arguments: [String]) -> String {
+    func run(_ arguments: [String], reading: Bool = true) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tmuxPath!)
-        process.arguments = ["-L", socket] + arguments
+        process.arguments = ["-u", "-L", socket] + arguments
         let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = reading ? output : FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try? process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = reading ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }
