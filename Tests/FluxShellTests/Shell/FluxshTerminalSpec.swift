@@ -84,7 +84,16 @@ struct FluxshTerminalSpec {
         try terminal.waitFor("the input ended inside a chunk: function half(x)")
         try terminal.waitFor("flux> ")
         terminal.type("half == nil\r")
-        try terminal.waitFor("true\r\n")
+        try terminal.waitFor("half == nil")
+        // The result follows the line: readline, having seen the EOF, once ended every later line with a
+        // blank one of its own.
+        let between = try terminal.text(until: "true\r\n")
+        #expect(between.filter { $0 == "\n" }.count == 1, "\(between.debugDescription)")
+        try terminal.waitFor("flux> ")
+        terminal.type("2 + 2\r")
+        try terminal.waitFor("2 + 2")
+        let again = try terminal.text(until: "4\r\n")
+        #expect(again.filter { $0 == "\n" }.count == 1, "\(again.debugDescription)")
         try terminal.waitFor("flux> ")
         terminal.type("\u{4}")
         #expect(try terminal.exitStatus() == 0)
