@@ -7,7 +7,7 @@ extension Shell {
         if let name {
             if name.hasPrefix("flux.") || name == "flux" { return try helpFlux(name) }
             guard let command = Self.command(named: name) else {
-                throw ShellCommandError.failed(Self.unknownCommand(name))
+                throw ShellCommandError.failed(Self.unknownCommand(name.hasPrefix(":") ? String(name.dropFirst()) : name))
             }
             print("\(command.usage)\n  \(command.summary)")
             return
