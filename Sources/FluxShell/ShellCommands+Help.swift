@@ -10,7 +10,7 @@ extension Shell {
                 if let command = host.pluginCommand(named: name.hasPrefix(":") ? String(name.dropFirst()) : name) {
                     return print("\(command.usageLine)\n  \(command.summary)\n  (defined by \(command.owner))")
                 }
-                throw ShellCommandError.failed(Self.unknownCommand(name))
+                throw ShellCommandError.failed(Self.unknownCommand(name.hasPrefix(":") ? String(name.dropFirst()) : name))
             }
             print("\(command.usage)\n  \(command.summary)")
             return

@@ -127,7 +127,6 @@ extension Shell {
 
     /// `unknown command ':hist': did you mean ':history'? (try :help)`.
     static func unknownCommand(_ name: String) -> String {
-        let name = name.hasPrefix(":") ? String(name.dropFirst()) : name
         let hint = NameSuggestion.closest(to: name, in: commands.map(\.name)).map { "':\($0)'" }
         return "unknown command ':\(name)'" + (hint.isEmpty ? "" : ": did you mean \(hint.joined(separator: " or "))?") + " (try :help)"
     }

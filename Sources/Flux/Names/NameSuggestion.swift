@@ -21,8 +21,8 @@ public enum NameSuggestion {
                 score = 1
             } else {
                 let distance = editDistance(typed, folded)
-                // One edit in four characters at most, and one at least (but `x` is not `y`: see below).
-                guard distance <= max(1, min(typed.count, folded.count) / 4) else { continue }
+                // One edit in four characters at most, one at least, never all of them (`x` is not `y`).
+                guard distance <= max(1, min(typed.count, folded.count) / 4), distance < min(typed.count, folded.count) else { continue }
                 score = 1 + distance
             }
             scored.append((candidate, score))

@@ -48,8 +48,8 @@ extension Corpus {
         lua(.payloads, "flux.dispatch('ticTacToe.placeToken', {index = 0, extra = true})", "ticTacToe.placeToken: field 'extra': unknown field (fields: index)"),
         lua(.payloads, "flux.dispatch('ticTacToe.placeToken', {index = 0, [1] = 0})", "ticTacToe.placeToken: field '[1]': unknown field (fields: index)"),
         lua(.payloads, "flux.dispatch{type = 'ticTacToe.placeToken', index = 0, player = 'O'}", "ticTacToe.placeToken: field 'player': unknown field (fields: index)"),
-        lua(.payloads, "flux.dispatch('issues.create', {title = 'Crack', assigne = 'me'})", "issues.create: field 'assigne': unknown field (fields: assignee, title)"),
-        lua(.payloads, "flux.dispatch('probe.tag', {tags = {'a'}, tag = 'b'})", "probe.tag: field 'tag': unknown field (fields: tags)"),
+        lua(.payloads, "flux.dispatch('issues.create', {title = 'Crack', assigne = 'me'})", "issues.create: field 'assigne': unknown field, did you mean 'assignee'? (fields: assignee, title)"),
+        lua(.payloads, "flux.dispatch('probe.tag', {tags = {'a'}, tag = 'b'})", "probe.tag: field 'tag': unknown field, did you mean 'tags'? (fields: tags)"),
 
         // Well-formed payloads the store refuses.
         lua(.payloads, "flux.dispatch('ticTacToe.placeToken', {index = 9})", "cell 9 is not on the board"),

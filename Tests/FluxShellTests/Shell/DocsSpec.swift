@@ -13,7 +13,8 @@ import Testing
 ///   prints — output and errors, in order — must be the block's other lines;
 /// - an `sh` block's `$ fluxsh ARGS` lines run in the page's folder; the lines after each are what it
 ///   prints (`NN ms` may differ);
-/// - a `lua` block that names no file is a script: the page's scripts run in order in one `fluxsh run`;
+/// - a `lua` block that names no file is input: the page's such blocks are piped in order into one
+///   `fluxsh`, which must report no error (an expression prints its value, as at the prompt);
 /// - a block right after a line `<!-- not run: WHY -->` is not run. Any other block fails this spec.
 @Suite("Every block of the docs runs", .serialized)
 struct DocsSpec {
@@ -41,9 +42,7 @@ struct DocsSpec {
             case .unclassified:
                 Issue.record("\(block.place): a block that neither runs nor says `<!-- not run: WHY -->` before it")
             case .script:
-                let name = "script\(scripts.count + 1).lua"
-                try block.text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
-                scripts.append(name)
+                scripts.append(block.text)
             case let .transcript(runs):
                 for run in runs {
                     let result = try Docs.fluxsh(run.arguments, input: run.input, in: folder, environment: environment)
@@ -57,8 +56,9 @@ struct DocsSpec {
             }
         }
         if !scripts.isEmpty {
-            let result = try Docs.fluxsh(["run"] + scripts, input: "", in: folder, environment: environment)
-            #expect(!result.contains("error") && !result.contains("traceback"), "\(page)'s lua blocks, run in order: \(result)")
+            var status: Int32 = 0
+            let result = try Docs.fluxsh([], input: scripts.joined(), in: folder, environment: environment, status: &status)
+            #expect(status == 0, "\(page)'s lua blocks, piped in order: \(result.joined(separator: "\n"))")
         }
     }
 
@@ -226,6 +226,13 @@ enum Docs {
     /// What `fluxsh arguments` prints with `input` piped in, its errors in place (standard error joined to
     /// standard output, as on a terminal).
     static func fluxsh(_ arguments: [String], input: String, in folder: String, environment extra: [String: String]) throws -> [String] {
+        var status: Int32 = 0
+        return try fluxsh(arguments, input: input, in: folder, environment: extra, status: &status)
+    }
+
+    /// ``fluxsh(_:input:in:environment:)``, with the exit status.
+    static func fluxsh(_ arguments: [String], input: String, in folder: String, environment extra: [String: String],
+                       status: inout Int32) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "exec \"$0\" \"$@\" 2>&1", FluxshProcess.path] + arguments
@@ -239,6 +246,7 @@ enum Docs {
         try stdin.fileHandleForWriting.close()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        status = process.terminationStatus
         var lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines

@@ -205,7 +205,7 @@ struct FluxshProcessSpec {
         let version = try FluxshProcess.run(["--version"])
         #expect(version.status == 0 && version.output == "0.1.0\n")
         let help = try FluxshProcess.run(["--help"])
-        #expect(help.output.contains("--plugins <dir>") && help.output.contains("--no-features"))
+        #expect(help.output.contains("--plugins <dir|file>") && help.output.contains("--no-features"))
         #expect(try FluxshProcess.run(["--no-features"], input: ":stores\n").output == "no stores\n")
         let folder = try scriptFolder(["tally.lua": "flux.store{name = 'tally', state = {n = 0}, on = {}}"])
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -103,11 +103,11 @@ struct SessionGotoSpec {
             ~ O's turn: . . . (title O . . → . . .)
             at journal entry @1 of 2: one step, :undo goes back
             already as right after journal entry @1
-              1. ticTacToe.placeToken {index = 4}  → ticTacToe
-              2. ticTacToe.placeToken {index = 0}  → ticTacToe
-              3. goto 1  → ticTacToe
+              #1 ticTacToe.placeToken {index = 4}  → ticTacToe
+              #2 ticTacToe.placeToken {index = 0}  → ticTacToe
+              #3 goto 1  → ticTacToe
               ── now (:undo goes up, :redo down) ──
-            3. goto 1
+            #3 goto 1
               ticTacToe.board[1]: "O" → nil
               ticTacToe.gameInstruction: "X's turn" → "O's turn"
               ticTacToe.playerToMove: "X" → "O"
@@ -115,10 +115,10 @@ struct SessionGotoSpec {
             ~ section X's turn (header O's turn → X's turn)
             ~ X's turn: O . . (title . . . → O . .)
             undid goto 1
-              1. ticTacToe.placeToken {index = 4}  → ticTacToe
-              2. ticTacToe.placeToken {index = 0}  → ticTacToe
+              #1 ticTacToe.placeToken {index = 4}  → ticTacToe
+              #2 ticTacToe.placeToken {index = 0}  → ticTacToe
               ── now (:undo goes up, :redo down) ──
-              3. goto 1  → ticTacToe  (undone)
+              #3 goto 1  → ticTacToe  (undone)
 
             """)
         #expect(result.errors.isEmpty)

@@ -43,7 +43,7 @@ struct ShellCommandSpec {
         let shell = ShellTranscript()
         let before = shell.print(":state")
         #expect(shell.type(":dispatch").errors.hasPrefix("usage: :dispatch <action> [lua-table]"))
-        #expect(shell.type(":dispatch nope.nothing").errors == "unknown action 'nope.nothing'\n")
+        #expect(shell.type(":dispatch nope.nothing").errors == "unknown action 'nope.nothing' (:actions lists them)\n")
         #expect(shell.type(":dispatch ticTacToe.placeToken {index = }").errors.hasPrefix("payload is not a Lua value"))
         #expect(shell.type(":dispatch ticTacToe.placeToken {index = 'x'}").errors.contains("field 'index'"))
         #expect(shell.type(":dispatch ticTacToe.placeToken {index = 99}").errors.contains("not on the board"))
@@ -75,7 +75,7 @@ struct ShellCommandSpec {
         shell.type(":dispatch ticTacToe.placeToken {index = 0}")
         #expect(shell.print(":undo") == "undid ticTacToe.placeToken\n")
         #expect(shell.print(":history") ==
-            "  1. ticTacToe.placeToken {index = 4}  → ticTacToe\n  ── now (:undo goes up, :redo down) ──\n  2. ticTacToe.placeToken {index = 0}  → ticTacToe  (undone)\n")
+            "  #1 ticTacToe.placeToken {index = 4}  → ticTacToe\n  ── now (:undo goes up, :redo down) ──\n  #2 ticTacToe.placeToken {index = 0}  → ticTacToe  (undone)\n")
         #expect(shell.print("flux.state('ticTacToe').gameInstruction") == "O's turn\n")
         #expect(shell.print(":redo") == "redid ticTacToe.placeToken\n")
         #expect(shell.print(":redo") == "nothing to redo\n")

@@ -34,10 +34,10 @@ extension FluxHost {
         let lua = arguments.stack
         try arguments.expect(atMost: 1)
         try arguments.expect(.table, at: 1)
-        try arguments.rejectUnknownKeys(at: 1, allowed: Self.storeFields)
         guard lua.rawGet("name", from: 1) == .string, lua.rawLength(at: -1) > 0 else {
             throw arguments.error(1, "field 'name' must be a non-empty string, got \(lua.type(at: -1).name)")
         }
+        try arguments.rejectUnknownKeys(at: 1, allowed: Self.storeFields)
         let name = try arguments.name(at: -1, of: 1, "field 'name'")
         let spelling = lua.withBytes(at: -1) { Array($0) } ?? []
         try Name.checkPrintable(name)
