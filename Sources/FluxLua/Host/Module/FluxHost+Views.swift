@@ -10,6 +10,7 @@ extension FluxHost {
         [
             "store",
             "render",
+            "keys",
         ]
     }
 
