@@ -231,7 +231,7 @@ struct FluxshProcessSpec {
         #expect(test.output.contains("USAGE: fluxsh test "))
         let unknown = try FluxshProcess.run(["help", "bogus"])
         #expect(unknown.status == 64)
-        #expect(unknown.errors.contains("help: no subcommand 'bogus' (subcommands: run, test)"))
+        #expect(unknown.errors.contains("help: no subcommand 'bogus' (subcommands: run, test, open)"))
         let missing = try FluxshProcess.run(["run"])
         #expect(missing.status == 64)
         #expect(missing.errors.contains("USAGE: fluxsh run "))
