@@ -1,6 +1,7 @@
 import CFluxLoop
 import CReadline
 import FluxEffects
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -222,39 +223,50 @@ private struct PipedInput {
 private enum Poller {
     enum Outcome { case readable, woken, closed }
 
-    nonisolated(unsafe) private static var inputReady = false
-    nonisolated(unsafe) private static var wakeReady = false
-    nonisolated(unsafe) private static var inputID: UInt64 = 0
-    nonisolated(unsafe) private static var wakeID: UInt64 = 0
+    /// What one thread's waits share: the loop is the thread's own (``EventLoop/shared``), so the ids
+    /// registered on it and the flags its callbacks set are the thread's own too.
+    private final class Flags {
+        var inputReady = false
+        var wakeReady = false
+        var inputID: UInt64 = 0
+        var wakeID: UInt64 = 0
+    }
+
+    private static func flags(on loop: EventLoop) -> Flags {
+        let key = "FluxShell.Poller"
+        if let flags = Thread.current.threadDictionary[key] as? Flags { return flags }
+        let flags = Flags()
+        flags.inputID = loop.register { [flags] _ in flags.inputReady = true }
+        flags.wakeID = loop.register { [flags] _ in flags.wakeReady = true }
+        Thread.current.threadDictionary[key] = flags
+        return flags
+    }
 
     /// Waits until `fd` has input (or reached its end), a signal arrived, or an effect's callback ran.
     ///
     /// - Parameter wakeable: Whether to also wait on the signal handler's self-pipe.
     static func wait(for fd: Int32, wakeable: Bool = true) -> Outcome {
         let loop = EventLoop.shared
-        if inputID == 0 {
-            inputID = loop.register { _ in Poller.inputReady = true }
-            wakeID = loop.register { _ in Poller.wakeReady = true }
-        }
-        inputReady = false
-        wakeReady = false
+        let flags = flags(on: loop)
+        flags.inputReady = false
+        flags.wakeReady = false
         var error: Int32 = 0
         // A regular file cannot be polled (epoll refuses it), and always has its next bytes ready.
-        guard let input = fluxloop_poll_start(inputID, fd, &error) else {
+        guard let input = fluxloop_poll_start(flags.inputID, fd, &error) else {
             return error == -EBADF ? .closed : .readable
         }
         let wake = wakeable ? SignalInterrupts.wakeDescriptor : -1
-        let waker = wake >= 0 ? fluxloop_poll_start(wakeID, wake, &error) : nil
+        let waker = wake >= 0 ? fluxloop_poll_start(flags.wakeID, wake, &error) : nil
         // Without a self-pipe a signal landing just before the wait would wait for the next key.
-        let tick = wakeable && waker == nil ? fluxloop_timer_start(wakeID, 100, 0) : nil
+        let tick = wakeable && waker == nil ? fluxloop_timer_start(flags.wakeID, 100, 0) : nil
         defer {
             fluxloop_poll_close(input)
             fluxloop_poll_close(waker)
             fluxloop_timer_close(tick)
         }
         loop.runOnce()
-        if wakeReady { SignalInterrupts.drainWakeups() }
-        return inputReady ? .readable : .woken
+        if flags.wakeReady { SignalInterrupts.drainWakeups() }
+        return flags.inputReady ? .readable : .woken
     }
 }
 
