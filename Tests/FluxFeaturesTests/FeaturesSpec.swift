@@ -68,7 +68,7 @@ struct FeaturesSpec {
         #expect(try list.model().sections[1].cells.map(\.title) == ["#1 Crack in east wall", "#2 Loose tile"])
     }
 
-    @Test("an owner drops its dispatcher → the dispatcher and every shipped store are freed", .disabled("Known regression (issue 30): with strong references a dispatcher is kept alive after its owner lets go"))
+    @Test("an owner drops its dispatcher → the dispatcher and every shipped store are freed")
     func freedWithOwner() throws {
         weak var dispatcher: Dispatcher?
         weak var visibleIssues: VisibleIssuesStore?

@@ -110,7 +110,7 @@ struct DispatcherSpec {
         #expect(total.state == 0 && upstream.counter.state.count == 0)
     }
 
-    @Test("a store whose handlers wait through the context does not keep its dispatcher alive", .disabled("Known regression (issue 30): with strong references a dispatcher is kept alive after its owner lets go"))
+    @Test("a store whose handlers wait through the context does not keep its dispatcher alive")
     func contextKeepsNoDispatcher() throws {
         weak var released: Dispatcher?
         do {

@@ -13,8 +13,10 @@
 /// }
 /// ```
 public struct DispatchContext {
-    /// The context lives while a handler runs (a handler that kept it would keep the dispatcher).
-    @usableFromInline let dispatcher: Dispatcher
+    /// Weak: the context lives in a handler of a store the dispatcher owns, so a strong reference would
+    /// keep the dispatcher, and every store on it, alive after its owner let go. A handler runs only
+    /// inside a dispatch, while the dispatcher is alive.
+    @usableFromInline weak var dispatcher: Dispatcher?
 
     @usableFromInline init(dispatcher: Dispatcher) {
         self.dispatcher = dispatcher
@@ -22,6 +24,7 @@ public struct DispatchContext {
 
     /// Runs the stores behind `tokens` on the current action first; see ``Dispatcher/waitFor(_:)``.
     public func waitFor(_ tokens: [DispatchToken]) throws {
+        guard let dispatcher else { throw DispatcherError.waitForOutsideDispatch }
         try dispatcher.waitFor(tokens)
     }
 }
