@@ -58,26 +58,6 @@ extension Shell {
         print("compacted: dropped \(done.dropped) entr\(done.dropped == 1 ? "y" : "ies"), \(kept), file \(Self.size(done.bytesBefore)) → \(Self.size(done.bytesAfter))")
     }
 
-    /// `:history 20` / `:history all`: the journal's last entries, with payloads.
-    func listJournal(_ count: Int?) throws {
-        let session = try requireSession()
-        let length = session.journalLength
-        let first = max(session.firstNumber, count.map { length - $0 + 1 } ?? 1)
-        let listing = try session.journalListing(first ... max(first, length))
-        for problem in listing.damaged { reportMessage("session '\(session.name)': \(problem); left out") }
-        let entries = listing.entries
-        guard !entries.isEmpty else { return print(listing.damaged.isEmpty ? "the journal is empty" : "no entry of the journal could be read") }
-        let width = String(entries.last!.number).count
-        let text = ActionText(host.renderOptions)
-        print(entries.map { entry in
-            let number = String(entry.number)
-            // Cut to the terminal, as every devtools line is: a payload of megabytes is one line of it
-            // (`:export` writes the entries whole).
-            return DisplayWidth.truncate(String(repeating: " ", count: width - number.count) + number + "  " + entry.line,
-                                         to: text.width, ellipsis: text.unicode ? "…" : "...")
-        }.joined(separator: "\n"))
-    }
-
     /// `:export file [from-to]`.
     func export(to path: String, range text: String?) throws {
         let session = try requireSession()

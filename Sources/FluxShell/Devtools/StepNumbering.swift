@@ -49,13 +49,11 @@ extension Shell {
         let session = try requireSession()
         let length = session.journalLength
         let first = max(session.firstNumber, last.map { length - $0 + 1 } ?? 1)
-        let entries: [JournalEntry]
-        do {
-            entries = try session.journal(first ... max(first, length))
-        } catch let error as SessionError {
-            throw ShellCommandError.failed(error.description)
-        }
-        guard !entries.isEmpty else { return print("the journal is empty") }
+        // A damaged row is named and left out; the others are listed.
+        let listing = try session.journalListing(first ... max(first, length))
+        for problem in listing.damaged { reportMessage("session '\(session.name)': \(problem); left out") }
+        let entries = listing.entries
+        guard !entries.isEmpty else { return print(listing.damaged.isEmpty ? "the journal is empty" : "no entry of the journal could be read") }
         let width = String(entries.last!.number).count + 1
         let text = ActionText(host.renderOptions)
         let now = Date()
