@@ -55,6 +55,8 @@ public final class FluxHost {
     var runningOwner = Owner.session
     /// What the plugin running now has defined so far, if one is running.
     var pluginRun: PluginRun?
+    /// The plugins whose file is running now (loading or reloading): these cannot be unloaded halfway.
+    var pluginsRunning: Set<String> = []
     /// The action names Lua stores added to the registry: they go when no store handles them any more.
     var luaActions: Set<String> = []
     /// Each plugin's last load or reload error, by plugin name (none after a success).

@@ -88,14 +88,15 @@ extension FluxHost {
     /// - Parameter dependants: Whether the plugins that require it (directly or not) are unloaded too,
     ///   first; without it, a plugin others require is not unloaded.
     /// - Returns: the plugins unloaded, `name` last.
-    /// - Throws: when no plugin has that name, when it is running now (a plugin's file cannot unload
-    ///   itself halfway), or when others require it and `dependants` is false.
+    /// - Throws: when no plugin has that name, when its file is running now (a plugin's file cannot unload
+    ///   itself halfway; its callbacks — a subscriber, a timer, a view's action — may), or when others
+    ///   require it and `dependants` is false.
     @discardableResult
     public func unloadPlugin(named name: String, dependants: Bool = false) throws -> [String] {
         guard let plugin = plugins.first(where: { $0.name == name }) else {
             throw FluxScriptError(Self.unknownPlugin(name, loaded: plugins.map(\.name)))
         }
-        guard runningOwner != plugin.owner else { throw FluxScriptError("plugin \(name) is running: it cannot be unloaded now") }
+        guard !pluginsRunning.contains(name) else { throw FluxScriptError("plugin \(name) is running: it cannot be unloaded now") }
         let needing = self.dependants(of: name)
         if !needing.isEmpty {
             guard dependants else {
@@ -133,12 +134,14 @@ extension FluxHost {
         defer { if loaded { fire("plugin_loaded", plugin.name) } }
         let before = PluginRun.Snapshot(of: plugin.owner, in: self)
         let effectsBefore = Set(effects.live(ownedBy: plugin.owner.effectOwner).map(\.id))
-        let outerOwner = runningOwner, outerRun = pluginRun
+        let outerOwner = runningOwner, outerRun = pluginRun, outerRunning = pluginsRunning
         runningOwner = plugin.owner
         pluginRun = PluginRun(firstSubscription: nextSubscriptionNumber)
+        pluginsRunning.insert(plugin.name)
         defer {
             runningOwner = outerOwner
             pluginRun = outerRun
+            pluginsRunning = outerRunning
         }
         do {
             try beginExtras(of: plugin)
