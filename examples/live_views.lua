@@ -94,6 +94,16 @@ chores.remove {id = 1} → 1 ro…
 ↑↓ move  ⏎ run  d chores.rem…]])
 todo:close()
 
+-- The mouse (where the terminal reports it): a click selects a row, a click on the selected row runs it.
+-- Lines count from 0 at the top: the title, the section header, the note, then the rows.
+flux.dispatch("chores.toggle", {id = 2})          -- "Ship" done
+local clicks = flux.pilot("chores", {width = 30, height = 7})
+clicks:click(2, 5)                                -- the note: disabled, nothing happens
+expect(flux.state("chores").items[1].done, true, "a click on a disabled row does nothing")
+clicks:click(3, 5)                                -- "Ship", already under the cursor: runs chores.toggle
+expect(flux.state("chores").items[1].done, false, "a click on the selected row runs its action")
+clicks:close()
+
 -- A key naming an action nobody defined is an error at flux.view, naming it.
 expect_error(function()
   flux.view("broken", {store = "chores", keys = {x = "chores.explode"}, render = function() return {} end})

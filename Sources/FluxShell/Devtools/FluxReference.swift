@@ -120,7 +120,7 @@ enum FluxReference {
                      summary: "waits until no process or file-watch callback is pending (or the timeout passes)",
                      example: "flux.settle(2000)"),
         FluxFunction(name: "pilot", signature: "flux.pilot(view, {width, height})",
-                     summary: "drives a view as `:open` shows it, without a terminal, for tests: `:press(key)`, `:type(text)`, `:screen()`, `:status()`, `:close()`",
+                     summary: "drives a view as `:open` shows it, without a terminal, for tests: `:press(key)`, `:click(line, column)` (from 0: a row selects it, the selected row runs its action), `:type(text)`, `:screen()`, `:status()`, `:close()`",
                      example: "local ui = flux.pilot(\"ticTacToe\", {width = 40, height = 12}) ui:press(\"enter\") print(ui:screen())"),
         FluxFunction(name: "globals", signature: "flux.globals(plugin)",
                      summary: "a read-only view of a plugin's own globals, for a person debugging at the prompt (refused to plugins)",

@@ -57,6 +57,32 @@ struct KeyDecoder {
                     length -= 1
                 }
                 if !final && prefixes.contains(pending) { return nil }
+                // A mouse report: SGR's `ESC [ < b ; x ; y M`, or the older `ESC [ M b x y`.
+                if pending[1] == 0x5B, pending.count > 2, pending[2] == 0x4D {
+                    guard pending.count >= 6 else {
+                        if !final { return nil }
+                        pending.removeAll()
+                        continue
+                    }
+                    let report = pending[3 ..< 6].map { Int($0) - 32 }
+                    pending.removeFirst(6)
+                    if let key = Self.mouse(button: report[0], column: report[1], line: report[2], pressed: true) { return key }
+                    continue
+                }
+                if pending[1] == 0x5B, pending.count > 2, pending[2] == 0x3C {
+                    guard let end = pending.firstIndex(where: { $0 == 0x4D || $0 == 0x6D }) else {
+                        if !final && pending.count < 32 { return nil }
+                        pending.removeAll()
+                        continue
+                    }
+                    let fields = String(decoding: pending[3 ..< end], as: UTF8.self).split(separator: ";").compactMap { Int($0) }
+                    let pressed = pending[end] == 0x4D
+                    pending.removeFirst(end + 1)
+                    if fields.count == 3, let key = Self.mouse(button: fields[0], column: fields[1], line: fields[2], pressed: pressed) {
+                        return key
+                    }
+                    continue
+                }
                 // An unknown CSI or SS3 sequence (a function key, a focus report) is skipped whole.
                 if pending[1] == 0x5B || pending[1] == 0x4F {
                     let start = 2
@@ -96,5 +122,14 @@ struct KeyDecoder {
             if let character = text.first, text.count == 1, character != "\u{FFFD}" { return .character(character) }
         }
         return nil
+    }
+
+    /// The key a mouse report stands for (positions from 1, as terminals count): a press of the first
+    /// button is a click, the wheel moves as Up and Down; releases, drags and other buttons are nothing.
+    private static func mouse(button: Int, column: Int, line: Int, pressed: Bool) -> LiveKey? {
+        guard pressed, button >= 0 else { return nil }
+        if button & 64 != 0 { return button & 1 == 0 ? .up : .down }
+        guard button & (32 | 3) == 0, column >= 1, line >= 1 else { return nil }
+        return .click(line: line - 1, column: column - 1)
     }
 }

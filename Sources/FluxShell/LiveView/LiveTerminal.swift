@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// The terminal while a live view is open: raw keys (no echo, no line editing, no signals from Ctrl-C or
-/// Ctrl-Z, which arrive as keys), the alternate screen, no cursor, keypad mode; and back to exactly how
-/// it was.
+/// Ctrl-Z, which arrive as keys), the alternate screen, no cursor, keypad mode, mouse clicks reported
+/// (Shift with the mouse still selects text in xterm and tmux); and back to exactly how it was.
 final class LiveTerminal {
     /// Where keys come from.
     let input: Int32
@@ -43,14 +43,14 @@ final class LiveTerminal {
             cc[Int(VTIME)] = 0
         }
         _ = tcsetattr(input, TCSAFLUSH, &raw)
-        write(capabilities.enterScreen + capabilities.keypadOn + capabilities.hideCursor)
+        write(capabilities.enterScreen + capabilities.keypadOn + capabilities.hideCursor + capabilities.mouseOn)
         isEntered = true
     }
 
     /// The user's screen and modes back, as before ``enter()``.
     func leave() {
         guard isEntered else { return }
-        var bytes = capabilities.resetStyle + capabilities.keypadOff + capabilities.showCursor
+        var bytes = capabilities.mouseOff + capabilities.resetStyle + capabilities.keypadOff + capabilities.showCursor
         if capabilities.leaveScreen.isEmpty {
             // No alternate screen (the Linux console): at least leave a clean screen.
             bytes += capabilities.sequences.clearScreen

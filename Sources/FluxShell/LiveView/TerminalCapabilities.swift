@@ -25,6 +25,9 @@ struct TerminalCapabilities {
     var keypadOff: [UInt8]
     /// `sgr0`.
     var resetStyle: [UInt8]
+    /// Mouse reports on and off (button presses, SGR encoding), for a terminal whose entry has `kmous`.
+    var mouseOn: [UInt8]
+    var mouseOff: [UInt8]
     /// Cursor addressing and clearing.
     var sequences: TerminalSequences
     /// Whether the terminal can address the cursor at all (`dumb` cannot).
@@ -41,11 +44,16 @@ struct TerminalCapabilities {
         ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown), ("\u{1B}[Z", .backTab),
     ]
 
+    /// Reports of button presses (1000) in the SGR form (1006), which has no limit on the position.
+    static let mouseReportsOn = Array("\u{1B}[?1000h\u{1B}[?1006h".utf8)
+    static let mouseReportsOff = Array("\u{1B}[?1006l\u{1B}[?1000l".utf8)
+
     /// xterm's, for a terminal terminfo does not know.
     static let fallback = TerminalCapabilities(
         enterScreen: Array("\u{1B}[?1049h".utf8), leaveScreen: Array("\u{1B}[?1049l".utf8),
         hideCursor: Array("\u{1B}[?25l".utf8), showCursor: Array("\u{1B}[?25h".utf8),
         keypadOn: [], keypadOff: [], resetStyle: Array("\u{1B}[0m".utf8),
+        mouseOn: mouseReportsOn, mouseOff: mouseReportsOff,
         sequences: .ansi, canAddressCursor: true,
         keys: ansiKeys.map { (Array($0.0.utf8), $0.1) })
 
@@ -80,6 +88,8 @@ struct TerminalCapabilities {
             keypadOn: string("smkx") ?? [],
             keypadOff: string("rmkx") ?? [],
             resetStyle: string("sgr0") ?? Array("\u{1B}[0m".utf8),
+            mouseOn: string("kmous") == nil ? [] : mouseReportsOn,
+            mouseOff: string("kmous") == nil ? [] : mouseReportsOff,
             sequences: TerminalSequences(
                 moveTo: moveTo,
                 clearToEndOfLine: string("el") ?? TerminalSequences.ansi.clearToEndOfLine,

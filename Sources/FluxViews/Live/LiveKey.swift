@@ -6,6 +6,8 @@ public enum LiveKey: Hashable, Sendable, CustomStringConvertible {
     case character(Character)
     /// A letter with Ctrl (`control("r")` for Ctrl-R), lowercase.
     case control(Character)
+    /// A click of the first mouse button on the screen's `line` and `column`, both from 0 (the top left).
+    case click(line: Int, column: Int)
 
     /// The names ``init(name:)`` knows besides single characters and `ctrl+x`.
     static let named: [String: LiveKey] = [
@@ -39,6 +41,7 @@ public enum LiveKey: Hashable, Sendable, CustomStringConvertible {
         case .character(" "): "space"
         case let .character(character): String(character)
         case let .control(letter): "ctrl+\(letter)"
+        case let .click(line, column): "click at line \(line), column \(column)"
         default: Self.named.filter { $0.value == self }.map(\.key).sorted { $0.count > $1.count }.first ?? "?"
         }
     }

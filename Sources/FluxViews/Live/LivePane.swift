@@ -118,6 +118,19 @@ final class LivePane {
         return nil
     }
 
+    /// The enabled row on line `offset` of the window last drawn (from ``top``), if there is one there.
+    func row(atBodyLine offset: Int) -> RowPath? {
+        let index = top + offset
+        guard index >= 0, index < layout.lineCount, case let .cell(path) = layout.line(at: index),
+              model.cell(at: path)?.enabled == true else { return nil }
+        return path
+    }
+
+    /// Puts the cursor on `path`, an enabled row; the choice stays, as for Up and Down.
+    func select(_ path: RowPath) {
+        cursor = path
+    }
+
     /// Moves the cursor to the next (previous) enabled row; at the top, shows the lines above.
     func step(forward: Bool) {
         guard let path = cursor else { return }

@@ -136,6 +136,7 @@ public final class LiveScreen {
         case .control("r"): travel(undo: false)
         case .character("?"): showingHelp = true
         case .character("q"), .escape, .control("c"): isFinished = true
+        case let .click(line, _): click(atLine: line)
         default:
             if let action = pane.keys[key.description] {
                 runSelected(in: pane, action: action)
@@ -144,6 +145,29 @@ public final class LiveScreen {
             }
         }
         closeVanishedViews()
+    }
+
+    /// A click: on a view's title it focuses that view; on a row it focuses the view and selects the row;
+    /// on the row already selected it runs the row's action, as Enter does. Elsewhere it does nothing.
+    private func click(atLine line: Int) {
+        var start = 0
+        for (index, paneHeight) in paneHeights().enumerated() {
+            guard line >= start, line < start + paneHeight else {
+                start += paneHeight
+                continue
+            }
+            let pane = panes[index]
+            let wasFocused = focus == index
+            focus = index
+            let bodyLine = line - start - (paneHeight >= 2 ? 1 : 0)
+            guard bodyLine >= 0, let path = pane.row(atBodyLine: bodyLine) else { return }
+            if wasFocused && pane.cursor == path {
+                runSelected(in: pane, action: nil)
+            } else {
+                pane.select(path)
+            }
+            return
+        }
     }
 
     private func choose(in pane: LivePane, by step: Int) {
@@ -323,6 +347,7 @@ public final class LiveScreen {
             ("Left Right  h l", "choose within the row (a board row's squares)"),
             ("Tab  Shift-Tab", "next, previous view"),
             ("Enter Space", "run the row's action"),
+            ("click", "select a row; on the selected row, run its action"),
             ("u  Ctrl-R", "undo, redo"),
             ("?", "these keys (any key closes them)"),
             ("q Esc Ctrl-C", "leave"),

@@ -26,6 +26,15 @@ struct KeyDecoderSpec {
         #expect(decoder.feed(Array("\u{1B}[15~\u{1B}[1;5Aj".utf8)) == [.character("j")])
     }
 
+    @Test("a mouse click (SGR and the older form) is a click from 0; the wheel is Up and Down; releases, drags and the right button are nothing; a report split across reads waits")
+    mutating func mouse() {
+        #expect(decoder.feed(Array("\u{1B}[<0;5;3M\u{1B}[<0;5;3m".utf8)) == [.click(line: 2, column: 4)])
+        #expect(decoder.feed(Array("\u{1B}[<64;1;1M\u{1B}[<65;1;1M\u{1B}[<2;9;9M\u{1B}[<32;9;9Mj".utf8)) == [.up, .down, .character("j")])
+        #expect(decoder.feed(Array("\u{1B}[M".utf8) + [32, 33 + 9, 33 + 0]) == [.click(line: 0, column: 9)])
+        #expect(decoder.feed(Array("\u{1B}[<0;12".utf8)).isEmpty && decoder.isWaiting)
+        #expect(decoder.feed(Array(";40M".utf8)) == [.click(line: 39, column: 11)])
+    }
+
     @Test("key names as tests write them")
     func names() {
         #expect(LiveKey(name: "ctrl+r") == .control("r"))

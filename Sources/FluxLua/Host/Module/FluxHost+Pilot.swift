@@ -55,7 +55,7 @@ extension FluxHost {
         return 1
     }
 
-    /// The pilot's methods: `press`, `type`, `screen`, `status`, `close`.
+    /// The pilot's methods: `press`, `click`, `type`, `screen`, `status`, `close`.
     nonisolated(unsafe) static let pilotType: LuaObjectType<LuaPilot> = {
         var type = LuaObjectType<LuaPilot>("flux.pilot")
         type.method("press") { lua, pilot in
@@ -66,6 +66,20 @@ extension FluxHost {
                 throw arguments.error(2, "unknown key '\(name)': a character, ctrl+LETTER, or one of up, down, left, right, pageup, pagedown, home, end, tab, backtab, enter, escape, backspace, space")
             }
             try pilot.open(arguments).press(key)
+            lua.top = 1
+            return 1
+        }
+        type.method("click") { lua, pilot in
+            let arguments = LuaArguments(lua, function: "click")
+            try arguments.expect(atMost: 3)
+            var position: [Int] = []
+            for index: Int32 in 2 ... 3 {
+                guard let value = lua.integer(at: index), value >= 0 else {
+                    throw arguments.error(index, "\(index == 2 ? "line" : "column") expected: a whole number from 0 (the top left)")
+                }
+                position.append(value)
+            }
+            try pilot.open(arguments).press(.click(line: position[0], column: position[1]))
             lua.top = 1
             return 1
         }
