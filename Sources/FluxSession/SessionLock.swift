@@ -31,4 +31,16 @@ final class SessionLock {
     deinit {
         close(descriptor) // releases the lock
     }
+
+    /// Whether another holder has the lock on the database at `path` now (a ``SessionLock`` of another
+    /// process, or of another session of this one). Takes the lock for an instant and gives it back; a
+    /// file that is not there is held by nobody.
+    static func isHeld(path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(descriptor, LOCK_UN)
+        return false
+    }
 }

@@ -29,8 +29,7 @@ enum FluxshManual {
 
     /// The files fluxsh reads and writes.
     static let files: [(path: String, meaning: String)] = [
-        ("~/.local/state/fluxsh/sessions/NAME.sqlite", "a session: every store's state, the journal and the undo history"),
-        ("~/.local/state/fluxsh/sessions/NAME.sqlite.lock", "held while a fluxsh has the session open"),
+        ("~/.local/state/fluxsh/sessions/NAME.sqlite", "a session: every store's state, the journal and the undo history; locked (flock) while a fluxsh has it open"),
         ("~/.local/state/fluxsh/history", "the prompt's line history"),
         ("PLUGIN/init.lua", "a folder plugin's entry; its other modules are PLUGIN/NAME.lua"),
     ]

@@ -7,8 +7,23 @@ extension Shell {
         print("loaded \(try Plugin(at: path).name)")
     }
 
-    /// `:reload [plugin]`: one plugin, or every one whatever the others do.
+    /// `:reload [plugin]`: one plugin, or every one whatever the others do; `:reload --watch plugin`
+    /// reloads it whenever one of its files changes, `:reload --unwatch plugin` stops that.
     func reload(_ name: String?) throws {
+        if let name, let (flag, plugin) = Self.watchFlag(name) {
+            guard let plugin else { throw ShellCommandError.failed("usage: :reload \(flag) <plugin>") }
+            if flag == "--unwatch" {
+                guard host.unwatchPlugin(named: plugin) else {
+                    throw ShellCommandError.failed("plugin \(plugin) is not watched (watched: \(host.watchedPlugins.isEmpty ? "none" : host.watchedPlugins.joined(separator: ", ")))")
+                }
+                return print("stopped watching \(plugin)")
+            }
+            let folder = try host.watchPlugin(named: plugin) { [weak self] line, failed in
+                guard let self else { return }
+                if failed { reportMessage(line) } else { print(line) }
+            }
+            return print("watching \(plugin): it reloads when a .lua file in \(folder) changes (:reload --unwatch \(plugin) stops)")
+        }
         let plugins = host.plugins
         guard !plugins.isEmpty else { throw ShellCommandError.failed("no plugins loaded (load one with :load <file>)") }
         if let name {
@@ -33,6 +48,13 @@ extension Shell {
         if !failed.isEmpty {
             throw ShellCommandError.failed("\(failed.count) of \(plugins.count) plugins did not reload; each one that failed keeps its last version")
         }
+    }
+
+    /// `--watch NAME` or `--unwatch NAME` (nil for NAME when it is missing); nil for anything else.
+    static func watchFlag(_ text: String) -> (flag: String, plugin: String?)? {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let flag = words.first, flag == "--watch" || flag == "--unwatch", words.count <= 2 else { return nil }
+        return (flag, words.count == 2 ? words[1] : nil)
     }
 
     /// `:unload plugin`, or `:unload! plugin` with the plugins that require it.

@@ -66,7 +66,7 @@ extension Shell {
         ShellCommand("load", "<file>", "load a Lua plugin (a .lua file, or a folder with init.lua)", completes: [.file]) { shell, arguments in
             try shell.load(arguments.path())
         },
-        ShellCommand("reload", "[plugin]", "run a plugin afresh (all without a name): what it defines replaces its last run, which stays if it fails", completes: [.plugin]) { shell, arguments in
+        ShellCommand("reload", "[plugin]", "run a plugin afresh (all without a name): what it defines replaces its last run, which stays if it fails; --watch NAME reloads it whenever its files change", completes: [.plugin]) { shell, arguments in
             try shell.reload(arguments.whole())
         },
         ShellCommand("unload", "<plugin>", "unload a plugin: its stores, views, actions and subscriptions go", completes: [.plugin]) { shell, arguments in

@@ -103,6 +103,8 @@ public final class FluxHost {
         installModule()
         installOwnedFunctions()
         installPluginLoader()
+        // After the loader took the VM's own `require`: a plugin's `require` asks for APIs itself.
+        installPluginRequire()
         // A finalizer's error is reported like a subscriber's; once the host is gone (the state closing),
         // on standard error.
         vm.onWarning = { [reference] message in

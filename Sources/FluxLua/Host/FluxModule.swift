@@ -61,7 +61,6 @@ extension FluxHost {
         }, keyedBy: resolver.names, entry: { state, context, id in
             FluxHost.dispatchResolved(on: LuaStack(state!), reference: context!, id: Int(id))
         }, context: reference)
-        installPluginRequire()
         lua.top = 0
     }
 

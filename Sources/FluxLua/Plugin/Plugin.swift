@@ -111,6 +111,7 @@ extension FluxHost {
         pluginErrors[name] = nil
         pluginEnvironments[name] = nil
         removeExtras(of: plugin)
+        unwatchPlugin(named: name)
         fire("plugin_unloaded", name)
         return needing + [name]
     }
@@ -201,7 +202,9 @@ extension FluxHost {
 
     /// Starts the Lua side of plugins (``PluginLoader``).
     func installPluginLoader() {
-        guard let functions = try? vm.call(vm.load(PluginLoader.source, chunkName: "=plugin loader"), results: 1, read: { lua, results in
+        guard let functions = try? vm.call(vm.load(PluginLoader.source, chunkName: "=plugin loader"), results: 1, arguments: { lua in
+            pushPluginLookup(on: lua)
+        }, read: { lua, results in
             lua.ref(at: results.lowerBound)
         }) else { return }
         let lua = vm.stack

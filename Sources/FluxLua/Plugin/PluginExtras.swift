@@ -36,6 +36,8 @@ final class PluginExtras {
     var builtInCommands: Set<String> = []
     /// The number the next event handler gets.
     var nextHandler = 1
+    /// The plugins reloaded when their files change, by name (``PluginWatch``).
+    var watches: [String: PluginWatch] = [:]
 
     /// The offers of `owner` a new definition goes to: the staged ones while its run is in progress.
     func isStaging(_ owner: Owner) -> Bool { staged[owner] != nil }
@@ -375,11 +377,10 @@ extension FluxHost {
 
     // MARK: A plugin's API
 
-    /// Makes `require "NAME"` of a plugin's name give that plugin's API (what its `init.lua` returned) to
-    /// a plugin whose manifest requires it, and to the prompt; any other plugin is told to add it to its
-    /// `requires`. Other names go to Lua's `require`. Installed before the plugin loader takes `require`.
+    /// Makes the prompt's `require "NAME"` of a plugin's name give that plugin's API (what its `init.lua`
+    /// returned). Other names go to Lua's `require`. Installed after the plugin loader took the VM's own
+    /// `require`: a plugin's `require` asks ``pluginAPI(named:)`` itself (``PluginLoader``).
     func installPluginRequire() {
-        let reference = self.reference
         guard let wrap = try? vm.load("""
             local require, lookup = require, ...
             _G.require = function(name, ...)
@@ -388,22 +389,28 @@ extension FluxHost {
               return require(name, ...)
             end
             """, chunkName: "=plugin require") else { return }
-        try? vm.call(wrap) { lua in
-            lua.push(function: { lua in
-                let host = try reference.require()
-                guard lua.type(at: 1) == .string, let name = lua.string(at: 1) else {
-                    lua.push(false)
-                    return 1
-                }
-                guard let value = try host.pluginAPI(named: Name.normalized(name)) else {
-                    lua.push(false)
-                    return 1
-                }
-                lua.push(true)
-                if let value { lua.push(value) } else { lua.push(true) }
-                return 2
-            })
-        }
+        try? vm.call(wrap) { lua in pushPluginLookup(on: lua) }
+    }
+
+    /// [..] -> [.., function]. `lookup(name)`: `true, api` when `name` is a plugin's (its API, or `true`
+    /// when its file returned nothing), `false` when it is no plugin's; an error when the code running
+    /// may not have it (``pluginAPI(named:)``).
+    func pushPluginLookup(on lua: LuaStack) {
+        let reference = self.reference
+        lua.push(function: { lua in
+            let host = try reference.require()
+            guard lua.type(at: 1) == .string, let name = lua.string(at: 1) else {
+                lua.push(false)
+                return 1
+            }
+            guard let value = try host.pluginAPI(named: Name.normalized(name)) else {
+                lua.push(false)
+                return 1
+            }
+            lua.push(true)
+            if let value { lua.push(value) } else { lua.push(true) }
+            return 2
+        })
     }
 
     /// The API of the plugin `name` for the code running now: nil when `name` is no plugin's; `.some(nil)`

@@ -18,14 +18,17 @@
 ///   `getregistry`, the metatables of other values) is refused;
 /// - `require` looks in the plugin's folder first (`name.lua`, `name/init.lua`) and caches what it loads
 ///   in a table of this run, so two plugins' `util.lua` never meet and a reload reads edited modules
-///   again; `require "flux"` and the standard library names give the plugin's views; other names go to
-///   the VM's `require`, their tables given read-only.
+///   again; `require "flux"` and the standard library names give the plugin's views; a plugin's name
+///   gives that plugin's API, read-only, when the manifest lists it in `requires` (else an error saying
+///   to add it: ``FluxHost/pluginAPI(named:)``); other names go to the VM's `require`, their tables
+///   given read-only.
 ///
-/// The functions it uses are taken when the host starts, so a script that replaces `load` or `require`
-/// does not change how plugins load.
+/// The chunk is called with `lookup(name)`, the host's plugin API lookup (``FluxHost/pushPluginLookup(on:)``).
+/// The functions it uses are taken when the host starts, before the prompt's `require` learns plugin
+/// names, so a script that replaces `load` or `require` does not change how plugins load.
 enum PluginLoader {
     static let source = #"""
-    local G = _G
+    local G, lookup = _G, ...
     local load, loadfile, searchpath, require, loaded = load, loadfile, package.searchpath, require, package.loaded
     local setmetatable, getmetatable, rawget, rawset, rawequal, type, error, select, next, pairs, ipairs, tostring, format =
           setmetatable, getmetatable, rawget, rawset, rawequal, type, error, select, next, pairs, ipairs, tostring, string.format
@@ -227,6 +230,12 @@ enum PluginLoader {
             modules[name] = result
             return result, file
           end
+        end
+        -- A plugin's API: asked for each time, so a dependency's reload is seen.
+        local found, api = lookup(name)
+        if found then
+          if type(api) == "table" then api = view(api, tostring(name)) end
+          return api
         end
         local ok, result, extra = pcall(require, name)
         if not ok then

@@ -7,7 +7,8 @@ import Testing
 ///
 /// - a block whose first line is a comment naming a file (`-- plugins/todo/init.lua`), or right after a
 ///   line `<!-- file: Package.swift -->`, is that file: it is written into the page's folder before
-///   anything of the page runs;
+///   anything of the page runs (a path starting `~/` into the page's home folder, which the page's
+///   processes get as HOME and XDG_CONFIG_HOME's parent);
 /// - a block with `flux> ` lines is a transcript: its input is piped into `fluxsh` (one process; or, with
 ///   `$ fluxsh ARGS` lines, one process per such line, sharing the page's sessions folder) and what it
 ///   prints — output and errors, in order — must be the block's other lines;
@@ -25,11 +26,17 @@ struct DocsSpec {
         let folder = temporaryPath("docs-" + page.replacingOccurrences(of: "/", with: "-"))
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let environment = ["XDG_STATE_HOME": folder + "/.state", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "COLUMNS": "80",
+        var environment = ["XDG_STATE_HOME": folder + "/.state", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "COLUMNS": "80",
                            "NO_COLOR": "1"]
 
         for block in blocks {
-            if case let .file(path) = block.kind {
+            if case var .file(path) = block.kind {
+                // `~/.config/fluxsh/init.lua`: the page's home, which its processes then have.
+                if path.hasPrefix("~/") {
+                    path = "home/" + path.dropFirst(2)
+                    environment["HOME"] = folder + "/home"
+                    environment["XDG_CONFIG_HOME"] = folder + "/home/.config"
+                }
                 let url = URL(fileURLWithPath: folder).appendingPathComponent(path)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try block.text.write(to: url, atomically: true, encoding: .utf8)

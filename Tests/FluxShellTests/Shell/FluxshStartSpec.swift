@@ -5,7 +5,7 @@ import Testing
 /// a plugin given by its file, the help's sections and the man page.
 @Suite("fluxsh's start")
 struct FluxshStartSpec {
-    @Test("a second fluxsh on an open session is refused with exit status 2, unless --no-session", .disabled("Known defect (issues 31/38): the refusal checks the old lock file, the session now locks the database file"))
+    @Test("a second fluxsh on an open session is refused with exit status 2, unless --no-session")
     func secondShellRefused() throws {
         let state = temporaryPath("second-shell")
         defer { try? FileManager.default.removeItem(atPath: state) }

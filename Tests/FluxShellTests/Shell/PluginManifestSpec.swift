@@ -10,24 +10,25 @@ final class PluginManifestSpec {
 
     init() throws { folder = try PluginFolder() }
 
-    /// A folder plugin `name` with `manifest` and an init.lua appending its name to the global `order`.
+    /// A folder plugin `name` with `manifest` and an init.lua of `body`.
     func plugin(_ name: String, _ manifest: String?, body: String = "") throws {
         if let manifest { try folder.write("\(name)/manifest.lua", manifest) }
-        try folder.write("\(name)/init.lua", "order = (order or '') .. '\(name) '\n" + body)
+        try folder.write("\(name)/init.lua", body)
     }
 
-    /// A shell loading the folder's plugins at start, with what it wrote to standard error.
+    /// A shell loading the folder's plugins at start, with what it wrote to standard error. Its config
+    /// (`config` after it) keeps the names of the plugins in the order they loaded in the prompt's global
+    /// `order`, as a `plugin_loaded` handler (a plugin's globals are its own: none can write the prompt's).
     func start(config: String? = nil) -> (shell: Shell, errors: () -> String, output: () -> String) {
         var configuration = ShellConfiguration()
         configuration.features = false
         configuration.color = false
         configuration.plugins = [folder.path]
-        if let config {
-            let home = try! PluginFolder("config")
-            try! home.write("fluxsh/init.lua", config)
-            configuration.userConfig = UserConfig(folder: home["fluxsh"])
-            kept.append(home)
-        }
+        let home = try! PluginFolder("config")
+        try! home.write("fluxsh/init.lua", #"order = ""; flux.on_event("plugin_loaded", function(_, name) order = order .. name .. " " end) "#
+            + (config ?? ""))
+        configuration.userConfig = UserConfig(folder: home["fluxsh"])
+        kept.append(home)
         let box = Box()
         let shell = Shell(configuration: configuration, write: { box.output += $0 }, writeError: { box.errors += $0 })
         return (shell, { defer { box.errors = "" }; return box.errors }, { defer { box.output = "" }; return box.output })
@@ -40,7 +41,12 @@ final class PluginManifestSpec {
         return "\(shell.host.vm.global(name))"
     }
 
-    @Test("plugins load after what they require, whatever their names", .disabled("Known defect (issues 30/34): require of dependencies with per-plugin environments, not yet reconciled"))
+    /// The global `name` of `plugin`, as `flux.globals` shows it at the prompt.
+    func global(_ shell: Shell, of plugin: String, _ name: String) throws -> [LuaValue] {
+        try shell.host.run("return flux.globals(\"\(plugin)\").\(name)")
+    }
+
+    @Test("plugins load after what they require, whatever their names")
     func dependencyOrder() throws {
         try plugin("a_top", #"return {name = "a_top", requires = {"m_mid"}}"#)
         try plugin("m_mid", #"return {name = "m_mid", version = "1.0", requires = {"z_base >= 2.0"}}"#)
@@ -71,7 +77,7 @@ final class PluginManifestSpec {
         #expect(PluginVersion("v2") == nil && PluginVersion("1.2.3.4.5") == nil && PluginVersion("") == nil)
     }
 
-    @Test("a missing dependency, an unsatisfied version or a cycle is refused naming the chain; dependants do not load, the others do", .disabled("Known defect (issues 30/34): manifests with per-plugin environments, not yet reconciled"))
+    @Test("a missing dependency, an unsatisfied version or a cycle is refused naming the chain; dependants do not load, the others do")
     func refusals() throws {
         try plugin("c_top", #"return {name = "c_top", requires = {"b_mid"}}"#)
         try plugin("b_mid", #"return {name = "b_mid", requires = {"z_gone"}}"#)
@@ -94,7 +100,7 @@ final class PluginManifestSpec {
         #expect(listing.contains("c_top  not loaded: c_top → b_mid → z_gone"))
     }
 
-    @Test("a dependency chain 100 deep loads in order", .disabled("Known defect (issues 30/34): manifests and require of dependencies with per-plugin environments, not yet reconciled"))
+    @Test("a dependency chain 100 deep loads in order")
     func deepChain() throws {
         for index in 0..<100 {
             let requires = index == 0 ? "" : #"requires = {"p\#(index - 1)"}"#
@@ -143,13 +149,14 @@ final class PluginManifestSpec {
         #expect(shell.host.plugins.isEmpty)
     }
 
-    @Test("options: the manifest's defaults, flux.configure in the config over them, flux.options to read; another type or an unknown key refused naming the key", .disabled("Known defect (issues 30/34): options with per-plugin environments, not yet reconciled"))
+    @Test("options: the manifest's defaults, flux.configure in the config over them, flux.options to read; another type or an unknown key refused naming the key")
     func options() throws {
         try plugin("stats", #"return {version = "1.2.0", options = {window = 10, label = "stats", fast = false}}"#,
                    body: #"seen = flux.options(); seen_by_name = flux.options("stats")"#)
         let (shell, errors, output) = start(config: #"flux.configure("stats", {window = 20})"#)
         #expect(errors() == "")
-        #expect(try shell.host.run("return seen.window, seen.label, seen.fast, seen_by_name.window") == [.integer(20), .string("stats"), .boolean(false), .integer(20)])
+        #expect(try shell.host.run("local g = flux.globals('stats') return g.seen.window, g.seen.label, g.seen.fast, g.seen_by_name.window")
+                == [.integer(20), .string("stats"), .boolean(false), .integer(20)])
         shell.execute(#"flux.configure("stats", {windw = 3})"#)
         #expect(errors().contains("plugin stats has no option 'windw' (its options: fast, label, window)"))
         shell.execute(#"flux.configure("stats", {window = "wide"})"#)
@@ -170,21 +177,23 @@ final class PluginManifestSpec {
         #expect(shell.host.plugins.map(\.name) == ["stats"])
     }
 
-    @Test("require gives a declared dependency's API (what its init.lua returns); an undeclared plugin is not require-able", .disabled("Known defect (issues 30/34): require of dependencies with per-plugin environments, not yet reconciled"))
+    @Test("require gives a declared dependency's API (what its init.lua returns); an undeclared plugin is not require-able")
     func pluginAPI() throws {
         try plugin("z_base", #"return {version = "2.0"}"#, body: #"return {answer = function() return 42 end}"#)
         try plugin("user", #"return {requires = {"z_base >= 2"}}"#, body: #"got = require("z_base").answer()"#)
         try plugin("sneaky", nil, body: #"ok, message = pcall(require, "z_base")"#)
         let (shell, errors, _) = start()
         #expect(errors() == "")
-        #expect(try shell.host.run("return got") == [.integer(42)])
-        #expect(try shell.host.run("return ok") == [.boolean(false)])
-        #expect(global(shell, "message").contains("plugin z_base is not a dependency of sneaky: add \"z_base\" to requires in \(folder["sneaky"])/manifest.lua"))
+        #expect(try global(shell, of: "user", "got") == [.integer(42)])
+        #expect(try global(shell, of: "sneaky", "ok") == [.boolean(false)])
+        let message = try global(shell, of: "sneaky", "message").first
+        guard case let .string(message)? = message else { Issue.record("no message: \(String(describing: message))"); return }
+        #expect(message.contains("plugin z_base is not a dependency of sneaky: add \"z_base\" to requires in \(folder["sneaky"])/manifest.lua"))
         #expect(try shell.host.run(#"return require("z_base").answer()"#) == [.integer(42)])
         #expect(try shell.host.run(#"return require("string") == string"#) == [.boolean(true)])
     }
 
-    @Test("events: start, plugin_loaded, plugin_unloaded, owned; a handler's error counted, a loop stopped by the budget", .disabled("Known defect (issues 30/34): lifecycle events with per-plugin environments, not yet reconciled"))
+    @Test("events: start, plugin_loaded, plugin_unloaded, owned; a handler's error counted, a loop stopped by the budget")
     func events() throws {
         try plugin("watcher", nil, body: #"""
         heard = {}
@@ -195,10 +204,10 @@ final class PluginManifestSpec {
         """#)
         try plugin("x_other", nil)
         let (shell, errors, _) = start()
-        #expect(try shell.host.run("return table.concat(heard, ' ')") == [.string("plugin_loaded:watcher plugin_loaded:x_other start")])
+        #expect(try shell.host.run("return table.concat(flux.globals('watcher').heard, ' ')") == [.string("plugin_loaded:watcher plugin_loaded:x_other start")])
         #expect(errors().contains("error in the start handler of plugin watcher"))
         shell.execute(":unload x_other")
-        #expect(try shell.host.run("return heard[#heard]") == [.string("plugin_unloaded:x_other")])
+        #expect(try shell.host.run("local heard = flux.globals('watcher').heard return heard[#heard]") == [.string("plugin_unloaded:x_other")])
         #expect(shell.host.recentErrors.contains { $0.message.contains("start failed") })
         shell.execute(#"flux.on_event("nope", print)"#)
         #expect(errors().contains("unknown event 'nope' (events: start, quit, plugin_loaded, plugin_unloaded, session_restored)"))

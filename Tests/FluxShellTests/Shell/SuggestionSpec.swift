@@ -56,7 +56,7 @@ struct SuggestionSpec {
         #expect(!shell.shell.host.views.names.contains("v"))
     }
 
-    @Test("a plugin's missing module is reported with the plugin's own folder first among the files tried", .disabled("Known defect (issue 38): the message of the sandbox's require differs from the one this spec reads"))
+    @Test("a plugin's missing module is reported with the plugin's own folder first among the files tried")
     func missingModule() throws {
         let folder = temporaryPath("missing-module")
         try FileManager.default.createDirectory(atPath: folder + "/todo", withIntermediateDirectories: true)

@@ -21,15 +21,18 @@ final class UserConfigSpec {
                               interruptAfter: interruptAfter, executable: FluxshProcess.releasePath())
     }
 
-    @Test("init.lua runs before the plugins with the prompt's globals; its plugins folder loads without --plugins; --plugins adds folders", .disabled("Known conflict (issues 30/34): plugins no longer read the prompt's globals; the config should hand values through flux.configure"))
+    @Test("init.lua runs before the plugins with the prompt's globals and hands a plugin its options; its plugins folder loads without --plugins; --plugins adds folders")
     func configAndPlugins() throws {
+        // The config's globals are the prompt's, not a plugin's (a plugin's globals are its own): what a
+        // plugin takes from the config comes through flux.configure and flux.options.
         try home.write("fluxsh/init.lua", #"greeting = "hi"; flux.configure("mine", {size = 3})"#)
         try home.write("fluxsh/plugins/mine/manifest.lua", #"return {version = "0.1", options = {size = 1}}"#)
-        try home.write("fluxsh/plugins/mine/init.lua", #"seen = greeting .. " " .. flux.options().size"#)
+        try home.write("fluxsh/plugins/mine/init.lua", #"seen = flux.options().size .. " " .. tostring(greeting)"#)
         try extra.write("theirs.lua", #"flux.command{name = "theirs", run = function() return "theirs ran" end}"#)
-        let result = try fluxsh(["--no-features", "--plugins", extra.path], input: "print(seen)\n:theirs\n:plugins\n")
+        let result = try fluxsh(["--no-features", "--plugins", extra.path],
+                                input: "print(greeting, flux.globals('mine').seen)\n:theirs\n:plugins\n")
         #expect(result.errors == "")
-        #expect(result.output.hasPrefix("hi 3\ntheirs ran\nmine 0.1  \(home.path)/fluxsh/plugins/mine/init.lua\n  state: loaded"))
+        #expect(result.output.hasPrefix("hi\t3 nil\ntheirs ran\nmine 0.1  \(home.path)/fluxsh/plugins/mine/init.lua\n  state: loaded"))
         #expect(result.output.contains("theirs  \(extra["theirs.lua"])\n  state: loaded"))
     }
 
