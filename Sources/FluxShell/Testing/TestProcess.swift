@@ -151,6 +151,18 @@ enum TestSignals {
         for signal in signals { _ = Glibc.signal(signal, testSignalHandler) }
     }
 
+    /// Reads what the handler wrote to the pipe: each byte is the number of a signal it caught. The
+    /// signal is taken from the pipe the kernel filled, not only from the flag, so that an optimized
+    /// build cannot read a stale flag while the loop polls.
+    static func takeWakeups() {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        while true {
+            let count = read(pipeFDs[0], &bytes, bytes.count)
+            guard count > 0 else { return }
+            if let signal = bytes[..<count].last(where: { $0 != 0 }) { caught = sig_atomic_t(signal) }
+        }
+    }
+
     static func uninstall() {
         for signal in signals { _ = Glibc.signal(signal, SIG_DFL) }
     }
@@ -169,6 +181,6 @@ nonisolated(unsafe) private var wakeWrite: Int32 = -1
 /// Async-signal-safe: a flag and a byte to wake `poll`.
 private func testSignalHandler(_ signal: Int32) {
     TestSignals.caught = signal
-    var byte: UInt8 = 0
+    var byte = UInt8(truncatingIfNeeded: signal)
     _ = write(wakeWrite, &byte, 1)
 }
