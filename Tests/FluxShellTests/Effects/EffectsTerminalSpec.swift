@@ -40,7 +40,7 @@ struct EffectsTerminalSpec {
         try terminal.waitFor("^C")
         terminal.type("print('pid', pid)\r")
         let line = try terminal.text(until: "flux> ")
-        let pid = Int32(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        let pid = Int32(Self.number(after: "pid\t", in: line) ?? "") ?? 0
         #expect(pid > 0)
         terminal.type(":quit\r")
         #expect(try terminal.exitStatus() == 0)
@@ -62,9 +62,17 @@ struct EffectsTerminalSpec {
         Thread.sleep(forTimeInterval: 1.0)
         terminal.type("print('ticks', cpu() - before)\r")
         let text = try terminal.text(until: "flux> ")
-        let ticks = Int(text.split(separator: "\t").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99
+        let ticks = Int(Self.number(after: "ticks\t", in: text) ?? "") ?? 99
         #expect(ticks <= 2) // clock ticks (1/100 s): what the two lines cost, not the second of waiting
         terminal.type("\u{4}")
         _ = try terminal.exitStatus()
+    }
+
+    /// The digits printed right after `label` (what follows them, such as the escape readline writes
+    /// before the next prompt, left out).
+    static func number(after label: String, in text: String) -> String? {
+        guard let start = text.range(of: label)?.upperBound else { return nil }
+        let digits = text[start...].prefix { $0.isNumber }
+        return digits.isEmpty ? nil : String(digits)
     }
 }
