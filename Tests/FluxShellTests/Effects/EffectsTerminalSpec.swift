@@ -38,6 +38,7 @@ struct EffectsTerminalSpec {
         terminal.type("dropped")
         terminal.type("\u{3}")
         try terminal.waitFor("^C")
+        try terminal.waitFor("flux> ") // the fresh prompt Ctrl-C gives: what follows is the next line's
         terminal.type("print('pid', pid)\r")
         let line = try terminal.text(until: "flux> ")
         let pid = Int32(Self.number(after: "pid\t", in: line) ?? "") ?? 0
