@@ -2,6 +2,7 @@
 #include "CFluxLoop.h"
 #include "internal.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 
 static fluxloop_event_fn event_function = NULL;
@@ -87,7 +88,12 @@ fluxloop_poll *fluxloop_poll_start(uint64_t id, int fd, int *error) {
         return NULL;
     }
     poll->id = id;
+    /* uv_poll_init makes the descriptor non-blocking, and a terminal's descriptors share that flag: the
+     * shell's standard output would then fail with EAGAIN on a slow terminal, and a script's io.read()
+     * return at once. Polling needs no such mode (nothing here reads), so the descriptor keeps its own. */
+    int flags = fcntl(fd, F_GETFL);
     int status = uv_poll_init(fluxloop_loop(), &poll->handle, fd);
+    if (flags != -1) fcntl(fd, F_SETFL, flags);
     if (status != 0) {
         free(poll);
         *error = status;

@@ -26,9 +26,19 @@
 /* How many bytes print writes between two checks, each counted as an instruction. */
 #define FLUX_WRITE_STEP 4096
 
+static void (*volatile output_hook)(void) = NULL;
+
+void flux_setoutputhook(void (*hook)(void)) { output_hook = hook; }
+
+static void flux_beforeoutput(void) {
+    void (*hook)(void) = output_hook;
+    if (hook != NULL) hook();
+}
+
 /* print(...), as lbaselib's: each value through luaL_tolstring, tab-separated, a newline, a flush. */
 static int flux_print(lua_State *L) {
     int n = lua_gettop(L);
+    flux_beforeoutput();
     for (int i = 1; i <= n; i++) {
         size_t length;
         const char *text = luaL_tolstring(L, i, &length);
@@ -47,6 +57,7 @@ static int flux_print(lua_State *L) {
  * with one value, or one piece of a long string, at a time, stopping at the first failure. */
 static int flux_iowrite(lua_State *L) {
     int n = lua_gettop(L);
+    flux_beforeoutput();
     int split = 0;
     for (int i = 1; i <= n; i++) {
         if (lua_type(L, i) != LUA_TNUMBER) luaL_checklstring(L, i, NULL); /* as the library's, by position */

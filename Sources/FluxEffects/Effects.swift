@@ -452,12 +452,14 @@ public final class Effects {
         guard !effects.isEmpty || !ending.isEmpty || !internalTimers.isEmpty else { return }
         for effect in live { end(effect) }
         let deadline = Double(loop.now) + (waiting ?? gracePeriod)
+        // One repeating tick for the whole wait: a timer made and closed each round would leave a handle
+        // closing at every next round, which then does not sleep (libuv), and the wait would spin.
+        let tick = ending.isEmpty ? nil : fluxloop_timer_start(0, 10, 10)
         while !ending.isEmpty, Double(loop.now) < deadline {
             if ending.values.allSatisfy(\.hasExited) { break }
-            let tick = fluxloop_timer_start(0, 10, 0)
             loop.runOnce()
-            fluxloop_timer_close(tick)
         }
+        fluxloop_timer_close(tick)
         for channel in ending.values { channel.release() }
         ending.removeAll()
         for stop in internalTimers.values { stop() }

@@ -1,6 +1,7 @@
 import CFluxLoop
 import CReadline
 import FluxEffects
+import FluxLua
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -110,7 +111,12 @@ public final class LineEditor {
         var prompt = prompt
         rl_callback_handler_install(prompt, Readline.lineHandler)
         PromptGuard.isEditing = true
-        defer { PromptGuard.isEditing = false }
+        // An effect's callback may print while the line is edited: print and io.write clear it first.
+        LuaOutputHook.set { PromptGuard.hide() }
+        defer {
+            LuaOutputHook.set(nil)
+            PromptGuard.isEditing = false
+        }
         while Readline.result == nil {
             if let signal = SignalInterrupts.takeTerminalSignal() {
                 Readline.deliver(signal)
@@ -264,19 +270,30 @@ private enum Poller {
             fluxloop_poll_close(waker)
             fluxloop_timer_close(tick)
         }
-        loop.runOnce()
+        // A round may end with nothing seen: one that finishes closing the last wait's handles does not
+        // block (libuv), and one may only run effects' callbacks. Returning then would close these
+        // handles too, and the next wait would return at once again: the prompt would spin, using a core.
+        repeat {
+            loop.runOnce()
+        } while !flags.inputReady && !flags.wakeReady
         if flags.wakeReady { SignalInterrupts.drainWakeups() }
         return flags.inputReady ? .readable : .woken
     }
 }
 
 /// Keeps what effects' callbacks print out of the line being edited: the line is cleared from the screen
-/// before a callback runs and drawn again, as it was, after (as Neovim and IPython do).
+/// before a callback's first output and drawn again, as it was, after the callback (as Neovim and IPython
+/// do). A callback that prints nothing leaves the line as it is on the screen: a timer firing every second
+/// does not redraw the prompt every second.
 public enum PromptGuard {
     nonisolated(unsafe) static var isEditing = false
     nonisolated(unsafe) private static var hidden = false
 
-    /// Clears the prompt and the line being typed from the screen, if one is shown.
+    /// Whether the line is cleared from the screen, to be drawn again by ``show()``.
+    static var isHidden: Bool { hidden }
+
+    /// Clears the prompt and the line being typed from the screen, if one is shown: what is about to be
+    /// written (the shell's output, Lua's `print` and `io.write`) goes above it.
     public static func hide() {
         guard isEditing, !hidden else { return }
         hidden = true

@@ -49,15 +49,17 @@ public final class REPL {
         // async-signal-safe code, which the interrupt is.
         SignalInterrupts.install(interrupt: { LuaVM.interruptAll() })
         defer { SignalInterrupts.uninstall() }
-        // Effects' callbacks run while the prompt waits: what they print goes above the line being typed.
+        // Effects' callbacks run while the prompt waits: what they print goes above the line being typed
+        // (the line is cleared at their first output, and drawn again after them); what they dispatched is
+        // saved with the session. A callback that neither printed nor dispatched costs no redraw, no save.
         let effects = shell.host.effects
+        let commits = CommitCounter(shell.host.dispatcher)
         effects.willRunCallback = {
-            PromptGuard.hide()
             SignalInterrupts.enterCallback()
         }
         effects.didRunCallback = { [weak shell] in
             SignalInterrupts.leaveCallback()
-            shell?.acknowledgeEffect()
+            if commits.takeChanged() { shell?.acknowledgeEffect() }
             PromptGuard.show()
         }
         defer {

@@ -24,7 +24,8 @@ extension Shell {
         defer { if catching { SignalInterrupts.uninstall() } }
         _ = SignalInterrupts.takeInterrupt()
         var interrupted = false
-        effects.didRunCallback = { [weak self] in self?.acknowledgeEffect() }
+        let commits = CommitCounter(host.dispatcher)
+        effects.didRunCallback = { [weak self] in if commits.takeChanged() { self?.acknowledgeEffect() } }
         defer { effects.didRunCallback = nil }
         let done = effects.runUntilIdle(timeout: timeout.map { $0 * 1000 }, wake: SignalInterrupts.wakeDescriptor) {
             if SignalInterrupts.takeInterrupt() { interrupted = true }

@@ -70,9 +70,16 @@ public final class Shell {
         writeError: @escaping (String) -> Void
     ) {
         self.configuration = configuration
-        self.write = write
+        // Output while a line is edited at the prompt (an effect's callback) goes above the line, cleared first.
+        self.write = { text in
+            PromptGuard.hide()
+            write(text)
+        }
         // Errors carry text from scripts (messages, names): written escaped, never as terminal commands.
-        let writeError: (String) -> Void = { writeError(EscapedText.escaped($0)) }
+        let writeError: (String) -> Void = { text in
+            PromptGuard.hide()
+            writeError(EscapedText.escaped(text))
+        }
         self.writeError = writeError
         let dispatcher = Dispatcher()
         features = configuration.features ? FluxFeatures.install(on: dispatcher) : nil

@@ -331,4 +331,8 @@ int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *s
 #define FLUX_NOTIFY_SPACE 8
 int flux_preparenotify(lua_State *L, int subscribers);
 
+/* Sets the function print and io.write call before they write anything (NULL: none): the shell's prompt
+ * hides the line being edited before an effect's callback prints above it. One for the process. */
+void flux_setoutputhook(void (*hook)(void));
+
 #endif

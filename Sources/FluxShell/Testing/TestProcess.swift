@@ -51,8 +51,12 @@ final class TestProcess {
         sigemptyset(&defaults)
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // No signal blocked: the script's shell hears Ctrl-C and SIGTERM whatever thread started the runner.
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
@@ -149,6 +153,24 @@ enum TestSignals {
         }
         wakeWrite = pipeFDs[1]
         for signal in signals { _ = Glibc.signal(signal, testSignalHandler) }
+        // A blocked mask is inherited across exec: a runner started from a thread that blocks these (as
+        // thread pools do) would otherwise hear them only after its scripts ended, at their timeout.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in signals { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    /// Reads what the handler wrote to the pipe: each byte is the number of a signal it caught. The
+    /// signal is taken from the pipe the kernel filled, not only from the flag, so that an optimized
+    /// build cannot read a stale flag while the loop polls.
+    static func takeWakeups() {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        while true {
+            let count = read(pipeFDs[0], &bytes, bytes.count)
+            guard count > 0 else { return }
+            if let signal = bytes[..<count].last(where: { $0 != 0 }) { caught = sig_atomic_t(signal) }
+        }
     }
 
     static func uninstall() {
@@ -169,6 +191,6 @@ nonisolated(unsafe) private var wakeWrite: Int32 = -1
 /// Async-signal-safe: a flag and a byte to wake `poll`.
 private func testSignalHandler(_ signal: Int32) {
     TestSignals.caught = signal
-    var byte: UInt8 = 0
+    var byte = UInt8(truncatingIfNeeded: signal)
     _ = write(wakeWrite, &byte, 1)
 }

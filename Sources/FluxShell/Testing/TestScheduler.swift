@@ -73,6 +73,7 @@ struct TestScheduler {
             var fds = running.flatMap { $0.process.descriptors }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             fds.append(pollfd(fd: TestSignals.wakeFD, events: Int16(POLLIN), revents: 0))
             _ = poll(&fds, nfds_t(fds.count), 20)
+            if fds[fds.count - 1].revents != 0 { TestSignals.takeWakeups() }
             if TestSignals.caught != 0 {
                 for run in running { run.process.killGroup() }
                 for run in running { run.process.finish(); try? FileManager.default.removeItem(atPath: run.reportFile) }

@@ -25,7 +25,7 @@ struct EffectsTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
-    @Test("a process's lines arrive while the prompt waits; Ctrl-C still clears the line; quitting ends the process", .disabled("Known defect (issue 32): the prompt on the event loop, not yet green in the release binary"))
+    @Test("a process's lines arrive while the prompt waits; Ctrl-C still clears the line; quitting ends the process")
     func processAtPrompt() throws {
         let terminal = try Terminal()
         defer { terminal.stop() }
@@ -38,17 +38,18 @@ struct EffectsTerminalSpec {
         terminal.type("dropped")
         terminal.type("\u{3}")
         try terminal.waitFor("^C")
+        try terminal.waitFor("flux> ") // the fresh prompt Ctrl-C gives: what follows is the next line's
         terminal.type("print('pid', pid)\r")
         let line = try terminal.text(until: "flux> ")
-        let pid = Int32(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        let pid = Int32(Self.number(after: "pid\t", in: line) ?? "") ?? 0
         #expect(pid > 0)
         terminal.type(":quit\r")
         #expect(try terminal.exitStatus() == 0)
         usleep(200_000)
-        #expect(kill(pid, 0) != 0)
+        #expect(!isRunning(pid))
     }
 
-    @Test("an idle shell with no effects uses no CPU while the prompt waits", .disabled("Known defect (issue 32): the idle prompt polled in the release binary"))
+    @Test("an idle shell with no effects uses no CPU while the prompt waits")
     func idle() throws {
         let terminal = try Terminal()
         defer { terminal.stop() }
@@ -62,9 +63,17 @@ struct EffectsTerminalSpec {
         Thread.sleep(forTimeInterval: 1.0)
         terminal.type("print('ticks', cpu() - before)\r")
         let text = try terminal.text(until: "flux> ")
-        let ticks = Int(text.split(separator: "\t").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99
+        let ticks = Int(Self.number(after: "ticks\t", in: text) ?? "") ?? 99
         #expect(ticks <= 2) // clock ticks (1/100 s): what the two lines cost, not the second of waiting
         terminal.type("\u{4}")
         _ = try terminal.exitStatus()
+    }
+
+    /// The digits printed right after `label` (what follows them, such as the escape readline writes
+    /// before the next prompt, left out).
+    static func number(after label: String, in text: String) -> String? {
+        guard let start = text.range(of: label)?.upperBound else { return nil }
+        let digits = text[start...].prefix { $0.isNumber }
+        return digits.isEmpty ? nil : String(digits)
     }
 }

@@ -99,7 +99,7 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
-    @Test("Ctrl-C while a long result is shown, or a script prints a long text, stops the output; the shell goes on", .disabled("Known regression (issue 32): with the prompt on the event loop, Ctrl-C does not yet stop long output"),
+    @Test("Ctrl-C while a long result is shown, or a script prints a long text, stops the output; the shell goes on",
           arguments: [("s", "interrupted: the rest of the output is not shown"), ("print(s) printed = true", "stdin:1: interrupted"),
                       ("io.write(s) printed = true", "stdin:1: interrupted")])
     func interruptLongOutput(line: String, message: String) throws {
@@ -145,7 +145,7 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
-    @Test("Ctrl-C reaches a script waiting in io.read() for a line of the terminal, at once", .disabled("Known regression (issue 32): with the prompt on the event loop, Ctrl-C does not yet reach io.read"))
+    @Test("Ctrl-C reaches a script waiting in io.read() for a line of the terminal, at once")
     func interruptReadingScript() throws {
         let terminal = try Terminal()
         defer { terminal.stop() }

@@ -423,7 +423,7 @@ struct SpecRunnerProcessSpec {
         #expect(processes(running: "sleep 60.125").isEmpty, "no orphan left")
     }
 
-    @Test("SIGTERM or SIGINT to the runner ends the running script and its children, then the runner", .disabled("Known defect (issue 37): SIGINT/SIGTERM to the runner waited for the script's 60 s timeout in the release binary"))
+    @Test("SIGTERM or SIGINT to the runner ends the running script and its children, then the runner")
     func signalsEndTheGroup() throws {
         for (signal, marker) in [(SIGTERM, "sleep 60.25"), (SIGINT, "sleep 60.375")] {
             let folder = temporaryPath("signal")
