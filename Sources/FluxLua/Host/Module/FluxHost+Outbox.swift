@@ -112,15 +112,8 @@ extension FluxHost {
     /// Calls an outbox's Lua `send` with the entry and its `reply`, as an effect's callback of `owner`;
     /// an error is reported and counts as a retry.
     private func sendOutboxEntry(_ entry: OutboxEntry, _ replier: OutboxReplier, send: LuaRef, owner: Owner, source: String) {
-        let outerOwner = runningOwner, wasEffect = dispatcher.isEffect
-        runningOwner = owner
-        dispatcher.isEffect = true
-        defer {
-            runningOwner = outerOwner
-            dispatcher.isEffect = wasEffect
-        }
         do {
-            try vm.call(send) { [self] lua in
+            try asEffect(of: owner) { try vm.call(send) { [self] lua in
                 try pushOutboxEntry(entry, on: lua)
                 lua.push(function: { lua in
                     let arguments = LuaArguments(lua, function: "reply")
@@ -139,7 +132,7 @@ extension FluxHost {
                     replier(reply)
                     return 0
                 })
-            }
+            } }
         } catch {
             effectsState.failures += 1
             report(error, heading: "error in \(source)", source: source, callback: source)
@@ -184,6 +177,13 @@ extension FluxHost {
         lua.push(reason); lua.rawSet("reason", in: -2)
         let id = try actionID(named: action, on: lua)
         let compensation = try resolver.action(id, payloadAt: lua.top, on: lua)
+        try asEffect(of: owner) { try dispatcher.dispatch(compensation) }
+        runListeners()
+    }
+
+    /// Runs `body` as an effect's callback of `owner` does: what it starts is the owner's, what it
+    /// dispatches is marked as an effect's.
+    private func asEffect(of owner: Owner, _ body: () throws -> Void) throws {
         let outerOwner = runningOwner, wasEffect = dispatcher.isEffect
         runningOwner = owner
         dispatcher.isEffect = true
@@ -191,8 +191,7 @@ extension FluxHost {
             runningOwner = outerOwner
             dispatcher.isEffect = wasEffect
         }
-        try dispatcher.dispatch(compensation)
-        runListeners()
+        try body()
     }
 
     /// `flux.outbox_state(name)` → `{name, paused, pending, in_flight, sent, rejected, next_ms, entries}`,
