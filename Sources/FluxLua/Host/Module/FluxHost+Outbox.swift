@@ -150,16 +150,18 @@ extension FluxHost {
         }
     }
 
-    /// Pushes `{id, outbox, action, payload, attempt, last_error}`; the payload as a table.
+    /// Pushes `{id, outbox, action, payload, json, attempt, last_error}`: the payload as a table, and as
+    /// the JSON text the entry keeps (a request's body as it is).
     func pushOutboxEntry(_ entry: OutboxEntry, on lua: LuaStack) throws {
         try lua.ensureSpace(4)
-        lua.pushTable(fieldCapacity: 6)
+        lua.pushTable(fieldCapacity: 7)
         lua.push(entry.id); lua.rawSet("id", in: -2)
         lua.push(entry.outbox); lua.rawSet("outbox", in: -2)
         lua.push(entry.action); lua.rawSet("action", in: -2)
         let payload = try JSONSerialization.jsonObject(with: Data(entry.payload.utf8), options: [.fragmentsAllowed])
         try LuaJSON.push(payload, on: lua, pairs: false)
         lua.rawSet("payload", in: -2)
+        lua.push(entry.payload); lua.rawSet("json", in: -2)
         lua.push(entry.attempts); lua.rawSet("attempt", in: -2)
         if let error = entry.lastError { lua.push(error); lua.rawSet("last_error", in: -2) }
     }
