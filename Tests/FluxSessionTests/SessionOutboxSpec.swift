@@ -48,7 +48,8 @@ struct SessionOutboxSpec {
 
     func rows(_ session: Session) throws -> [String] {
         try session.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, payload, attempts FROM outbox ORDER BY id").map { "\($0[0] as Int) \($0[1] as String) \($0[2] as Int)" }
+            guard try db.tableExists("outbox") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT id, payload, attempts FROM outbox ORDER BY id").map { "\($0[0] as Int) \($0[1] as String) \($0[2] as Int)" }
         }
     }
 

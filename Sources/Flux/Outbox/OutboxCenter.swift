@@ -27,9 +27,12 @@ public final class OutboxCenter: Middleware {
         if let center = dispatcher.middleware.lazy.compactMap({ $0 as? OutboxCenter }).first { return center }
         let center = OutboxCenter(dispatcher: dispatcher)
         dispatcher.middleware.append(center)
-        SettledCommits.of(dispatcher).subscribe { [weak center] commit in center?.queue(commit) }
         return center
     }
+
+    /// Whether it reads the settled commits: from the first outbox on, so that a shell without one
+    /// pays nothing per action for them.
+    private var listening = false
 
     /// The outbox called `name`.
     public func outbox(named name: String) -> Outbox? {
@@ -41,6 +44,10 @@ public final class OutboxCenter: Middleware {
     @discardableResult
     public func declare(_ definition: OutboxDefinition, clock: OutboxClock) -> Outbox {
         if clock.isVirtual { seed = 0x5EED }
+        if !listening, let dispatcher {
+            listening = true
+            SettledCommits.of(dispatcher).subscribe { [weak self] commit in self?.queue(commit) }
+        }
         let old = outbox(named: definition.name)
         let outbox = Outbox(definition: definition, clock: clock, center: self)
         if let old {

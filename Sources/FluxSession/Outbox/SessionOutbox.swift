@@ -36,7 +36,8 @@ public final class SessionOutbox: OutboxStorage {
     public func storedEntries() throws -> [OutboxEntry] {
         guard let session else { return [] }
         return try session.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, outbox, action, payload, attempts, lastError FROM outbox ORDER BY id").compactMap { row in
+            guard try db.tableExists("outbox") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT id, outbox, action, payload, attempts, lastError FROM outbox ORDER BY id").compactMap { row in
                 let checked = SessionRow(row, table: "outbox", key: "id")
                 do {
                     return OutboxEntry(id: try checked.integer("id"), outbox: try checked.text("outbox"), action: try checked.text("action"),
@@ -89,6 +90,7 @@ public final class SessionOutbox: OutboxStorage {
     /// transaction; once it commits, the new entries (their ids given) may be sent.
     func write(into db: GRDB.Database) throws {
         guard !unsaved.isEmpty || !doomed.isEmpty else { return }
+        try db.execute(sql: Self.schema) // made with the first entry: a session without an outbox has no table
         let insert = try db.cachedStatement(sql: "INSERT INTO outbox (outbox, action, payload) VALUES (?, ?, ?)")
         var batch: [(entry: OutboxEntry, durable: ([OutboxEntry]) -> Void)] = []
         for (entry, durable) in unsaved {
@@ -117,15 +119,10 @@ public final class SessionOutbox: OutboxStorage {
 }
 
 extension Session {
-    /// The storage of this session's outbox entries (the `outbox` table, made on first use): give it to
-    /// `OutboxCenter.use(_:)` after ``attach()``.
-    public func outboxStorage() throws -> SessionOutbox {
+    /// The storage of this session's outbox entries, the `outbox` table (made with the first entry):
+    /// give it to `OutboxCenter.use(_:)` after ``attach()``.
+    public func outboxStorage() -> SessionOutbox {
         if let outbox { return outbox }
-        do {
-            try database.write { db in try db.execute(sql: SessionOutbox.schema) }
-        } catch {
-            throw SessionError("session '\(name)': cannot keep an outbox in \(path): \(Self.describe(error))")
-        }
         let made = SessionOutbox(session: self)
         outbox = made
         return made
