@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let center = OutboxCenter.of(dispatcher)
-/// try center.declare(OutboxDefinition(name: "sync", actions: ["notes.add"], send: { entry, reply in
+/// center.declare(OutboxDefinition(name: "sync", actions: ["notes.add"], send: { entry, reply in
 ///     upload(entry.payload, key: entry.id) { ok in reply(ok ? .ok : .retry("offline")) }
 /// }), clock: clock)
 /// ```

@@ -94,7 +94,7 @@ public final class OutboxCenter: Middleware {
         } catch {
             return report("outbox: action '\(name)' was not queued: its payload does not encode as JSON (\(error))")
         }
-        let step = commit.changed.isEmpty ? nil : dispatcher.history.steps.undo.last?.number
+        let step = commit.changed.isEmpty ? nil : dispatcher.history.undoStack.newestNumber
         let entries = takers.map { OutboxEntry(outbox: $0.name, action: name, payload: payload, step: step) }
         storage.enqueue(entries) { [weak self] in self?.arrive($0) }
     }
@@ -115,7 +115,7 @@ public final class OutboxCenter: Middleware {
     /// past the undo stack's new top (steps are numbered in the order they were made).
     public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {
         guard step == .undo, !outboxes.isEmpty || !waiting.isEmpty else { return }
-        let top = dispatcher.history.steps.undo.last?.number ?? 0
+        let top = dispatcher.history.undoStack.newestNumber ?? 0
         let undone: (OutboxEntry) -> Bool = { entry in entry.step.map { $0 > top } ?? false }
         _ = storage.withdraw(where: undone)
         for outbox in outboxes { _ = outbox.withdraw(where: undone) }

@@ -67,12 +67,17 @@ struct OutboxCrashSpec {
         let environment = ["XDG_STATE_HOME": folder + "/state"]
         let arguments = ["run", "--no-color", "--no-features", "--plugins", folder + "/plugins", "--session", "sync"]
 
+        // Kills fall from half the start-up on (as long as a run that sends nothing takes), so that most
+        // cut into the sending rather than the start.
+        let started = Date()
+        _ = try FluxshProcess.run(arguments + [folder + "/check.lua"], environment: environment, executable: release)
+        let startup = Date().timeIntervalSince(started)
         var kills = 0, runs = 0
         while receiver.taken.count + receiver.refused.count < Self.total {
             runs += 1
             try #require(runs < 300, "the notes never all arrived: \(receiver.taken.count) taken after \(runs) runs")
             let killing = kills < killCount
-            let delay = Double(10 + random.next() % 300) / 1000
+            let delay = startup / 2 + Double(random.next() % 250) / 1000
             let run = try FluxshProcess.run(arguments + [folder + "/work.lua", "--timeout", "20"], environment: environment,
                                             killAfter: killing ? delay : nil, executable: release)
             if run.status == SIGKILL { kills += 1 } else { #expect(run.status == 0, "\(run.errors)") }
