@@ -6,7 +6,7 @@ import Testing
 /// receiver dedupes by the entry's id); the one the receiver refuses is compensated in the store, once.
 @Suite("An outbox survives kill -9")
 struct OutboxCrashSpec {
-    static let total = 60
+    static let total = 120
     static let refusedNote = 17
 
     /// A store of notes and an outbox that posts each with curl; 409 is a rejection, anything else but
@@ -50,7 +50,7 @@ struct OutboxCrashSpec {
         """
 
     /// `FLUX_OUTBOX_KILLS` and `FLUX_OUTBOX_SEED` run it longer or otherwise, to hunt a failure seen once.
-    @Test("SIGKILL at 30 random moments of runs sending to a receiver that fails, dedupes and refuses one")
+    @Test("SIGKILL at 30 random moments of runs sending 120 notes to a receiver that fails, dedupes and refuses one")
     func killAndRestart() throws {
         let settings = ProcessInfo.processInfo.environment
         let killCount = settings["FLUX_OUTBOX_KILLS"].flatMap(Int.init) ?? 30
@@ -73,11 +73,13 @@ struct OutboxCrashSpec {
         _ = try FluxshProcess.run(arguments + [folder + "/check.lua"], environment: environment, executable: release)
         let startup = Date().timeIntervalSince(started)
         var kills = 0, runs = 0
-        while receiver.taken.count + receiver.refused.count < Self.total {
+        // Until every note arrived and 30 runs were killed (once all arrived, a killed run has nothing left
+        // to send: it only restarts the session).
+        while kills < killCount || receiver.taken.count + receiver.refused.count < Self.total {
             runs += 1
-            try #require(runs < 300, "the notes never all arrived: \(receiver.taken.count) taken after \(runs) runs")
+            try #require(runs < 400, "the notes never all arrived: \(receiver.taken.count) taken after \(runs) runs")
             let killing = kills < killCount
-            let delay = startup / 2 + Double(random.next() % 250) / 1000
+            let delay = startup / 2 + Double(random.next() % 200) / 1000
             let run = try FluxshProcess.run(arguments + [folder + "/work.lua", "--timeout", "20"], environment: environment,
                                             killAfter: killing ? delay : nil, executable: release)
             if run.status == SIGKILL { kills += 1 } else { #expect(run.status == 0, "\(run.errors)") }
