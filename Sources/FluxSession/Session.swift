@@ -88,6 +88,8 @@ public final class Session {
     var knownCode: [String: String] = [:]
     /// Versions noted since the last save, each after the first `entries` pending entries.
     var pendingCode: [(entries: Int, store: String, version: String, origin: String)] = []
+    /// The outbox entries to write with the journal (see ``outboxStorage()``).
+    var outbox: SessionOutbox?
 
     init(name: String, path: String, lock: SessionLock, database: DatabaseQueue, dispatcher: Dispatcher,
          clock: @escaping () -> Double, report: @escaping (String) -> Void) throws {
@@ -297,6 +299,7 @@ public final class Session {
                 }
                 for (seq, states) in taken { try insertSnapshot(states, at: seq, into: db) }
                 try writeCode(from: nextNumber - 1, into: db)
+                try outbox?.write(into: db)
                 if let steps {
                     let added = try steps.added.map { added in
                         (added.number, added.stack, try added.step.storing { try chunks.store($0, of: $1, current: false, in: db) }.json)
@@ -305,6 +308,7 @@ public final class Session {
                 }
             }
             chunks.commit()
+            outbox?.didCommit()
             for (store, object) in objects { if let text = stored[store] { lastStored[store] = (object, text) } }
             nextNumber = number
             if let last = taken.last { lastSnapshot = last.seq }

@@ -21,6 +21,7 @@ extension Shell {
             restored = restoreSummary(of: session, before: before)
             session.attach()
             self.session = session
+            keepOutboxes(in: session)
         } catch {
             reportMessage("\(error); nothing of this shell will be kept")
         }

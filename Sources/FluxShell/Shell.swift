@@ -52,6 +52,8 @@ public final class Shell {
     var isLogging = false
     /// The session kept, if any.
     public internal(set) var session: Session?
+    /// The `:outbox drop NAME ID` asked about in a terminal, which the same command typed again confirms.
+    var outboxDropAsked: String?
     /// The error of the user's `init.lua` at start, if it failed.
     public internal(set) var configError: String?
     /// Whether ``finish()`` has told the plugins the shell is leaving.

@@ -112,6 +112,9 @@ extension Shell {
             try arguments.none()
             shell.listEffects()
         },
+        ShellCommand("outbox", "[verb NAME [ID]]", "list each outbox: pending, in-flight and failed entries (attempts, last error, next try); retry NAME sends now, pause NAME and resume NAME stop and start sending, drop NAME ID forgets an entry unsent (asks first in a terminal)", completes: [.word(["retry", "pause", "resume", "drop"])]) { shell, arguments in
+            try shell.runOutbox(arguments)
+        },
         ShellCommand("quit", "", "leave the shell (Ctrl-D does too)") { shell, arguments in
             try arguments.none()
             shell.stopRecording()

@@ -113,6 +113,9 @@ final class HistoryRing {
         count = 0
     }
 
+    /// The newest step's number (nil when there is none), read without copying a step.
+    var newestNumber: Int? { count > 0 ? slots[slot(count - 1)].number : nil }
+
     /// The steps, oldest first.
     var entries: [HistoryEntry] {
         (0 ..< count).map { entry(slot($0)) }

@@ -48,6 +48,9 @@ extension FluxHost {
             ("effects", { try $0.listEffects($1) }),
             ("advance", { try $0.advance($1) }),
             ("settle", { try $0.settle($1) }),
+            // Outboxes (FluxHost+Outbox)
+            ("outbox", { try $0.defineOutbox($1) }),
+            ("outbox_state", { try $0.outboxState($1) }),
         ]
         for (name, body) in functions { function(name, body) }
         // `flux.dispatch(name)` with a name resolved before: its id, found in C in the resolver's table,

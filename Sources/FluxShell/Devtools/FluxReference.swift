@@ -134,6 +134,16 @@ enum FluxReference {
         FluxFunction(name: "options", signature: "flux.options([plugin])",
                      summary: "a plugin's options: its manifest's defaults with what `flux.configure` set over them (the running plugin's without a name)",
                      example: "-- in plugin z_stats: local window = flux.options(\"z_stats\").window"),
+        FluxFunction(name: "outbox", signature: "flux.outbox{name, actions, send, rejected, retry}",
+                     summary: "queues each committed action of the names in `actions` (durably, with the session's journal) and hands the entries to `send(entry, reply)` one at a time, in order; `reply(\"ok\")` settles one, `reply(\"retry\", why)` waits and sends it again, `reply(\"reject\", why)` drops it and dispatches `rejected` (see docs/outbox.md)",
+                     example: "flux.outbox{name = \"sync\", actions = {\"issues.create\"}, send = function(entry, reply) print(entry.id, entry.json) reply(\"ok\") end}",
+                     details: [
+                        "Fields: `name`; `actions`, a list of action names (their stores defined first); `send(entry, reply)`, where `entry` is `{id, outbox, action, payload, json, attempt, last_error}` and `reply` may be called later (from a process's `on_exit`); `rejected`, the action dispatched with `{entry, reason}` when the world refuses an entry; `retry = {first_ms, max_ms}` (1000 and 300000): after the nth failure the outbox waits between d/2 and d, d = min(max_ms, first_ms·2^(n-1)). A `send` that raises counts as a retry.",
+                        "`entry.id` is stable across restarts: a receiver that dedupes by it sees each change once. Undoing an action not sent yet takes its entry back; `:replay` and `:goto` send nothing.",
+                     ]),
+        FluxFunction(name: "outbox_state", signature: "flux.outbox_state(name)",
+                     summary: "an outbox's state, as `:outbox` shows it: `{name, paused, pending, in_flight, sent, rejected, next_ms, entries}`, each entry `{id, action, attempts, last_error}`",
+                     example: "flux.outbox{name = \"s\", actions = {\"issues.create\"}, send = function() end} print(flux.outbox_state(\"s\").pending)"),
     ]
 
     /// The function called `name` (`dispatch` or `flux.dispatch`).
