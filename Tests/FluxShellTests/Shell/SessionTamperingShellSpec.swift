@@ -32,7 +32,7 @@ struct SessionTamperingShellSpec {
         #expect(again.output.contains("ticTacToe.placeToken"), "the journal is still listed: \(again.output)")
     }
 
-    @Test("a journal row with count 0: :history all, :export and :goto name it instead of aborting", .disabled("Known defect (issues 31/38): the journal listing changed to :journal's @N lines"))
+    @Test("a journal row with count 0: :history all, :export and :goto name it instead of aborting")
     func zeroCount() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
         _ = try fluxsh(":dispatch ticTacToe.placeToken {index = 4}\n:dispatch ticTacToe.placeToken {index = 0}\n:dispatch ticTacToe.placeToken {index = 8}\n")
@@ -40,11 +40,14 @@ struct SessionTamperingShellSpec {
         let export = state + "/out.jsonl"
         let again = try fluxsh(":history all\n:export \(export)\n:goto 3\n:goto 1\n")
         #expect(again.status == 1, "the refused commands are errors, not a crash")
-        #expect(again.output.contains("1  {\"name\":\"ticTacToe.placeToken\""), "\(again.output)")
+        // The listing is :journal's: `@1  06:30:12  :dispatch …`, the damaged row left out.
+        #expect(again.output.range(of: #"@1  [0-9:]{8}  :dispatch ticTacToe\.placeToken \{index = 4\}"#, options: .regularExpression) != nil,
+                "\(again.output)")
+        #expect(again.output.contains("@3  ") && !again.output.contains("@2  "), "\(again.output)")
         #expect(again.errors.contains("table 'journal', row seq = 2: column 'count' holds 0"), "\(again.errors)")
         #expect(again.errors.contains("nothing was exported"), "\(again.errors)")
         #expect(!FileManager.default.fileExists(atPath: export))
-        #expect(again.output.contains("at entry 1 of 3"), "\(again.output)")
+        #expect(again.output.contains("at journal entry @1 of 3"), "\(again.output)")
     }
 
     @Test(":history lists the payloads of the steps a session restored")
