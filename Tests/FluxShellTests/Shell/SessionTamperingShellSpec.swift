@@ -59,6 +59,20 @@ struct SessionTamperingShellSpec {
         #expect(again.output == first.output, "\(again.output)")
     }
 
+    @Test(":history lists a restored step's float payload as a float (0.0 came back as 0)")
+    func restoredFloatPayload() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let define = #"flux.store{name = "f", state = {x = 1}, on = {["f.set"] = function(s, a) s.x = a.x; return s end}}"#
+        let plugin = state + "/f.lua"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try define.write(toFile: plugin, atomically: true, encoding: .utf8)
+        // The store defined by a plugin, before the session's history is restored.
+        let first = try fluxsh("flux.dispatch('f.set', {x = 0.0})\n:history\n", arguments: ["--plugins", plugin])
+        let again = try fluxsh(":history\n", arguments: ["--plugins", plugin])
+        #expect(first.output.contains("f.set {x = 0.0}"), "\(first.output)")
+        #expect(again.output == first.output, "\(again.output)")
+    }
+
     @Test("a float 2^53 is logged and replayed as a float")
     func wholeFloat() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
