@@ -55,7 +55,8 @@ extension Session {
     /// the space goes back to the disk only when more than a third of the file is free (after one line of
     /// many actions). Cheap enough to run after every line: a count compared, and now and then one
     /// transaction dropping a tenth of the limit, which a process killed during it rolls back. The
-    /// owner calls it when a line is done, never while actions are dispatched.
+    /// owner calls it when a line is done; the session itself after each save it makes within a long
+    /// line (only rows already saved are dropped, and no store is touched).
     ///
     /// - Returns: how many entries were dropped (0 when the journal is within bounds or the database
     ///   refused it; the refusal is reported once).

@@ -12,13 +12,18 @@ extension Session {
     /// initial state, with a message naming it; the saved text is kept in the database.
     public func restore() {
         var problems: [String] = []
+        // The states and the undo history are read apart: a damaged page under the history (or under
+        // the journal, which is not read here) costs the history, never the states.
         do {
-            (pendingStates, pendingSteps) = try database.read { db in
-                (try readStates(db, problems: &problems), try readSteps(db))
-            }
+            pendingStates = try database.read { db in try readStates(db, problems: &problems) }
         } catch {
             report("session '\(name)': cannot read \(path): \(Self.describe(error)); the stores start empty")
             return
+        }
+        do {
+            pendingSteps = try database.read { db in try readSteps(db) }
+        } catch {
+            problems.append("the saved undo history cannot be read (\(Self.describe(error))); the undo history starts empty")
         }
         for problem in problems { report("session '\(name)': \(problem)") }
         restoredHistoryVersion = dispatcher.history.version

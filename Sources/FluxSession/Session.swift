@@ -191,7 +191,11 @@ public final class Session {
     public func attach() {
         guard dispatcher.commitObserver !== journal else { return }
         markHistorySaved()
-        journal.onDeadline = { [weak self] in self?.save() }
+        // A long line (a script, a loop) keeps the journal within its limit as it goes, not only once it ends.
+        journal.onDeadline = { [weak self] in
+            guard let self, save() else { return }
+            trimJournal()
+        }
         journal.deadline = clock() + saveInterval
         journal.snapshotInterval = max(1, snapshotInterval)
         journal.takeSnapshot = { [weak self] in self?.snapshotStates(reusing: []) ?? [] }
@@ -284,8 +288,9 @@ public final class Session {
                 number = nextNumber
                 if sessionID != 0 { try SessionDatabase.setID(sessionID, in: db) }
                 let insert = try db.cachedStatement(sql: "INSERT INTO journal (seq, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
+                var owners: [String: String] = [:]
                 for run in journal.runs {
-                    try insert.execute(arguments: [number, run.count, run.entry.line, owners(of: run.entry), run.lastTime])
+                    try insert.execute(arguments: [number, run.count, run.entry.line, self.owners(of: run.entry, known: &owners), run.lastTime])
                     number += run.count
                 }
                 let upsert = try db.cachedStatement(sql: """
@@ -377,10 +382,14 @@ public final class Session {
         if reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
     }
 
-    /// The stores that handle the entry's action, comma-separated (none for a step).
-    private func owners(of entry: ActionLogEntry) -> String {
+    /// The stores that handle the entry's action, comma-separated (none for a step); worked out once
+    /// per action name in a save (`known`), not once per row.
+    private func owners(of entry: ActionLogEntry, known: inout [String: String]) -> String {
         guard let action = entry.action else { return "" }
-        return dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")
+        if let names = known[action.name] { return names }
+        let names = dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")
+        known[action.name] = names
+        return names
     }
 
     /// Reads the database for a command: an error is the session's, in words for the user.

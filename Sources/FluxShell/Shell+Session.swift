@@ -37,8 +37,15 @@ extension Shell {
                            count: step.count, stores: step.stores, isGroup: step.group != nil)
             }
         }
+        let host = host
         session.didRestoreSteps = { records in
-            let decode = ActionLogEntry.decoding(with: dispatcher.registry)
+            // The host's decoder, as :replay's: a Lua payload's 0.0 stays a float (the registry's reads JSON
+            // through JSONSerialization, which makes it 0). A store defined at the prompt brings the history
+            // back while it is being defined, before the host resolves its actions: then the registry's.
+            let exact = host.logDecoder, registry = ActionLogEntry.decoding(with: dispatcher.registry)
+            let decode: ActionLogEntry.Decode = { name, payload in
+                do { return try exact(name, payload) } catch { return try registry(name, payload) }
+            }
             let (undo, redo) = dispatcher.history.steps
             let steps = zip(undo + redo.reversed(), records).map { entry, record -> ActionMonitor.Step in
                 let labelOnly = ActionMonitor.Step(label: entry.label, actions: [], count: 0,

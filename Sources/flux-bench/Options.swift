@@ -32,6 +32,7 @@ struct Options {
         ("large-state", "12: a session with a 2 MB Lua store: a line changing one field (time, bytes written), a restart"),
         ("live-view", "13: a live view's redraw of 10,000 rows after 1 row, 1% and every row changed: time and bytes"),
         ("effects", "14: 1,000 timer dispatches a second vs a plain loop, an idle shell's CPU, process lines into a store"),
+        ("session-cost", "15: a Lua dispatch with a payload in a session ÷ without; :replay of 1M lines, peak memory"),
     ]
 
     /// What `--help` and a wrong argument print.

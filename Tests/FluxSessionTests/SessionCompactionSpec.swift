@@ -113,6 +113,23 @@ extension SessionSpec {
         #expect(sizes[11] <= sizes[5] + sizes[5] / 10, "pages after each round: \(sizes)")
     }
 
+    @Test("a long unit of work (a script, a piped run) keeps the journal within its limit as it saves by itself")
+    func trimmedWhileRunning() throws {
+        let (dispatcher, store, session) = try start()
+        session.journalLimit = 100
+        // One action every 50 ms of the clock, never a save from the owner: the session saves by itself
+        // every 100 ms, and trims then.
+        for by in 1 ... 1_000 {
+            clock.now += 0.05
+            try dispatcher.dispatch(Add(by: by))
+        }
+        #expect(session.journalLength == 1_000)
+        #expect(session.journalLength - session.firstNumber + 1 <= 110, "first entry kept: \(session.firstNumber)")
+        #expect((store as! CounterStore).state.count == 1_000 * 1_001 / 2)
+        session.save()
+        #expect(try session.journal(session.firstNumber ... 1_000).count == 1_000 - session.firstNumber + 1)
+    }
+
     @Test("a trim the database refuses leaves the journal whole and says so once")
     func trimRefused() throws {
         var messages: [String] = []

@@ -80,7 +80,7 @@ extension SessionDamageSpec {
 }
 
 extension SessionDamageSpec {
-    @Test("a journal damaged in the middle: the states come back; reading the journal is refused in words, naming --fresh", .disabled("Known defect (issue 31): a damaged journal now costs the states saved with it"))
+    @Test("a journal damaged in the middle: the states come back; reading the journal is refused in words, naming --fresh")
     func damagedJournal() throws {
         do {
             let dispatcher = Dispatcher()

@@ -6,8 +6,9 @@ cd "$FLUX_ROOT"
 
 # Debian packages the build needs: Lua 5.4, readline, SQLite and libuv headers, and pkg-config to find Lua
 # and libuv; libncurses-dev for terminfo (:open's full-screen views), tmux for the specs that drive :open; lua-cjson
-# and lua-lpeg, the C modules a spec loads through require.
-FLUX_APT_PACKAGES=(liblua5.4-dev libreadline-dev libsqlite3-dev pkg-config libuv1-dev libncurses-dev tmux lua-cjson lua-lpeg curl)
+# and lua-lpeg, the C modules a spec loads through require; curl, the outbox crash spec's sender; sqlite3, the
+# docs' damaged-database example.
+FLUX_APT_PACKAGES=(liblua5.4-dev libreadline-dev libsqlite3-dev pkg-config libuv1-dev libncurses-dev tmux lua-cjson lua-lpeg curl sqlite3)
 
 flux_install_missing() {
     local missing=()

@@ -52,13 +52,13 @@ struct DocsSpec {
                 scripts.append(block.text)
             case let .transcript(runs):
                 for run in runs {
-                    let result = try Docs.fluxsh(run.arguments, input: run.input, in: folder, environment: environment)
-                    #expect(Docs.normalized(result) == Docs.normalized(run.expected), "\(block.place): fluxsh \(run.arguments.joined(separator: " "))")
+                    let result = try Docs.run(run, input: run.input, in: folder, environment: environment)
+                    #expect(Docs.normalized(result) == Docs.normalized(run.expected), "\(block.place): \(run.program) \(run.arguments.joined(separator: " "))")
                 }
             case let .commands(runs):
                 for run in runs {
-                    let result = try Docs.fluxsh(run.arguments, input: "", in: folder, environment: environment)
-                    #expect(Docs.normalized(result) == Docs.normalized(run.expected), "\(block.place): fluxsh \(run.arguments.joined(separator: " "))")
+                    let result = try Docs.run(run, input: "", in: folder, environment: environment)
+                    #expect(Docs.normalized(result) == Docs.normalized(run.expected), "\(block.place): \(run.program) \(run.arguments.joined(separator: " "))")
                 }
             }
         }
@@ -121,6 +121,8 @@ enum Docs {
 
     struct Run: Equatable {
         var arguments: [String]
+        /// `fluxsh`, or `sqlite3` (a page changing a session's database between two runs).
+        var program = "fluxsh"
         var input = ""
         var expected: [String] = []
     }
@@ -169,11 +171,40 @@ enum Docs {
         return blocks
     }
 
+    /// The program and arguments of a `$ ` line that runs: `fluxsh` (``arguments(ofCommand:)``), or
+    /// `sqlite3` on a session's database, where `~/.local/state` is the page's state folder.
+    static func command(_ line: String) -> (program: String, arguments: [String])? {
+        if let arguments = arguments(ofCommand: line) { return ("fluxsh", arguments) }
+        guard line.hasPrefix("$ sqlite3 "), let words = arguments(ofCommand: "$ fluxsh " + line.dropFirst(10)) else { return nil }
+        return ("sqlite3", words)
+    }
+
+    /// What `run` prints with `input` piped in, its errors in place: `fluxsh`'s, or `sqlite3`'s with the
+    /// page's state folder for `~/.local/state`.
+    static func run(_ run: Run, input: String, in folder: String, environment: [String: String]) throws -> [String] {
+        guard run.program == "sqlite3" else { return try fluxsh(run.arguments, input: input, in: folder, environment: environment) }
+        let state = environment["XDG_STATE_HOME"] ?? folder + "/.state"
+        let arguments = run.arguments.map { $0.hasPrefix("~/.local/state/") ? state + $0.dropFirst(14) : $0 }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec sqlite3 \"$@\" 2>&1", "sqlite3"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
     private static func kind(of block: Block) -> Kind {
         if let first = block.lines.first, let path = filePath(in: first) { return .file(path) }
         if block.lines.contains(where: { $0.hasPrefix("flux> ") }) { return .transcript(runs(of: block.lines, transcript: true)) }
         if block.info == "sh", block.lines.contains(where: { $0.hasPrefix("$ ") }),
-           block.lines.filter({ $0.hasPrefix("$ ") }).allSatisfy({ arguments(ofCommand: $0) != nil }) {
+           block.lines.filter({ $0.hasPrefix("$ ") }).allSatisfy({ command($0) != nil }) {
             return .commands(runs(of: block.lines, transcript: false))
         }
         if block.info == "lua" { return .script }
@@ -214,8 +245,8 @@ enum Docs {
     private static func runs(of lines: [String], transcript: Bool) -> [Run] {
         var runs: [Run] = []
         for line in lines {
-            if line.hasPrefix("$ "), let arguments = arguments(ofCommand: line) {
-                runs.append(Run(arguments: arguments))
+            if line.hasPrefix("$ "), let (program, arguments) = command(line) {
+                runs.append(Run(arguments: arguments, program: program))
                 continue
             }
             if runs.isEmpty { runs.append(Run(arguments: [])) }

@@ -32,7 +32,7 @@ struct SessionTamperingShellSpec {
         #expect(again.output.contains("ticTacToe.placeToken"), "the journal is still listed: \(again.output)")
     }
 
-    @Test("a journal row with count 0: :history all, :export and :goto name it instead of aborting", .disabled("Known defect (issues 31/38): the journal listing changed to :journal's @N lines"))
+    @Test("a journal row with count 0: :history all, :export and :goto name it instead of aborting")
     func zeroCount() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
         _ = try fluxsh(":dispatch ticTacToe.placeToken {index = 4}\n:dispatch ticTacToe.placeToken {index = 0}\n:dispatch ticTacToe.placeToken {index = 8}\n")
@@ -40,11 +40,14 @@ struct SessionTamperingShellSpec {
         let export = state + "/out.jsonl"
         let again = try fluxsh(":history all\n:export \(export)\n:goto 3\n:goto 1\n")
         #expect(again.status == 1, "the refused commands are errors, not a crash")
-        #expect(again.output.contains("1  {\"name\":\"ticTacToe.placeToken\""), "\(again.output)")
+        // The listing is :journal's: `@1  06:30:12  :dispatch …`, the damaged row left out.
+        #expect(again.output.range(of: #"@1  [0-9:]{8}  :dispatch ticTacToe\.placeToken \{index = 4\}"#, options: .regularExpression) != nil,
+                "\(again.output)")
+        #expect(again.output.contains("@3  ") && !again.output.contains("@2  "), "\(again.output)")
         #expect(again.errors.contains("table 'journal', row seq = 2: column 'count' holds 0"), "\(again.errors)")
         #expect(again.errors.contains("nothing was exported"), "\(again.errors)")
         #expect(!FileManager.default.fileExists(atPath: export))
-        #expect(again.output.contains("at entry 1 of 3"), "\(again.output)")
+        #expect(again.output.contains("at journal entry @1 of 3"), "\(again.output)")
     }
 
     @Test(":history lists the payloads of the steps a session restored")
@@ -53,6 +56,20 @@ struct SessionTamperingShellSpec {
         let first = try fluxsh(":dispatch ticTacToe.placeToken {index = 4}\n:history\n")
         let again = try fluxsh(":history\n")
         #expect(first.output.contains("ticTacToe.placeToken {index = 4}"), "\(first.output)")
+        #expect(again.output == first.output, "\(again.output)")
+    }
+
+    @Test(":history lists a restored step's float payload as a float (0.0 came back as 0)")
+    func restoredFloatPayload() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let define = #"flux.store{name = "f", state = {x = 1}, on = {["f.set"] = function(s, a) s.x = a.x; return s end}}"#
+        let plugin = state + "/f.lua"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try define.write(toFile: plugin, atomically: true, encoding: .utf8)
+        // The store defined by a plugin, before the session's history is restored.
+        let first = try fluxsh("flux.dispatch('f.set', {x = 0.0})\n:history\n", arguments: ["--plugins", plugin])
+        let again = try fluxsh(":history\n", arguments: ["--plugins", plugin])
+        #expect(first.output.contains("f.set {x = 0.0}"), "\(first.output)")
         #expect(again.output == first.output, "\(again.output)")
     }
 
