@@ -32,6 +32,7 @@ struct Options {
         ("large-state", "12: a session with a 2 MB Lua store: a line changing one field (time, bytes written), a restart"),
         ("live-view", "13: a live view's redraw of 10,000 rows after 1 row, 1% and every row changed: time and bytes"),
         ("effects", "14: 1,000 timer dispatches a second vs a plain loop, an idle shell's CPU, process lines into a store"),
+        ("stores", "15: 10,000 Lua stores defined (an action each, one shared); reload of a plugin of 1,000 stores"),
     ]
 
     /// What `--help` and a wrong argument print.

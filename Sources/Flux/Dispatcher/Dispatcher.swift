@@ -64,8 +64,16 @@ public final class Dispatcher {
         let lane: StoreLane
         /// The target as the lane takes it.
         let object: AnyObject
+        /// The target as a store, cast once here: the shell asks for stores by name often.
+        let store: (any StoreProtocol)?
         var handledGeneration = 0
         var pending = false
+        /// For a derived target: the registrations it is derived from (``Dispatcher/derive(_:from:)``).
+        var sources: [Registration] = []
+        /// The derived registrations that recompute when this one changes.
+        var dependents: [Registration] = []
+        /// False once unregistered.
+        var isRegistered = true
         /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
         var waitingOne: Registration?
 
@@ -74,6 +82,7 @@ public final class Dispatcher {
             self.target = target
             transaction = target as? any TransactionalTarget ?? StatelessTransaction(target)
             object = target
+            store = target as? any StoreProtocol
             lane = (target as? any StoreLaneProviding)?.lane ?? StoreLane(target: transaction)
         }
     }
@@ -81,6 +90,10 @@ public final class Dispatcher {
     var phase = Phase.idle
     var registrations: [Registration] = []
     var registrationsByID: [Int: Registration] = [:]
+    /// The first registration of each name (stores' names are unique; callbacks may share one), and the
+    /// names registered more than once: registering and unregistering cost O(1), not a walk of all.
+    private var registrationsByName: [String: Registration] = [:]
+    private var sharedNames: Set<String> = []
     private var nextID = 1
     // One unregistered during a dispatch is kept in `retired` until the dispatch ends.
     typealias Route = ContiguousArray<Registration>
@@ -93,6 +106,10 @@ public final class Dispatcher {
     var retired: [Registration] = []
 
     var generation = 0
+    /// How many registered targets are derived: none, and a dispatch skips the derived pass at once.
+    var derivedCount = 0
+    /// Derived registrations whose sources were unregistered (``adoptOrphans(of:)``).
+    var orphans: [Orphan] = []
     /// The action being handled: it lives in `perform`'s frame, so it is not copied.
     var currentAction: UnsafePointer<any Action>?
     /// The registration whose handler runs now.
@@ -131,6 +148,9 @@ public final class Dispatcher {
     // MARK: Registration
 
     /// Registers a store or other target; it receives every action it ``DispatchTarget/handles(_:)``.
+    ///
+    /// Costs O(the routes cached), not O(the targets registered): the new target joins the cached routes
+    /// of the actions it handles.
     @discardableResult
     public func register(_ target: any DispatchTarget) -> DispatchToken {
         let token = DispatchToken(id: nextID, name: target.name)
@@ -138,7 +158,14 @@ public final class Dispatcher {
         let registration = Registration(token: token, target: target, dispatcher: self)
         registrations.append(registration)
         registrationsByID[token.id] = registration
-        routesChanged()
+        if registrationsByName[token.name] == nil {
+            registrationsByName[token.name] = registration
+        } else {
+            sharedNames.insert(token.name)
+        }
+        for name in routes.keys where target.handles(name) { routes[name]?.append(registration) }
+        forgetLastRoute()
+        adoptOrphans(of: registration)
         didRegister?(target)
         return token
     }
@@ -156,14 +183,55 @@ public final class Dispatcher {
         guard let registration = registrationsByID.removeValue(forKey: token.id) else {
             throw DispatcherError.unknownToken(token)
         }
-        registrations.removeAll { $0 === registration }
+        if let index = registrations.lastIndex(where: { $0 === registration }) { registrations.remove(at: index) }
+        let name = registration.token.name
+        if registrationsByName[name] === registration {
+            if sharedNames.contains(name), let next = registrations.first(where: { $0.token.name == name }) {
+                registrationsByName[name] = next
+            } else {
+                registrationsByName[name] = nil
+                sharedNames.remove(name)
+            }
+        }
+        registration.isRegistered = false
         if phase != .idle { retired.append(registration) }
-        routesChanged()
+        if !registration.sources.isEmpty || !registration.dependents.isEmpty { forgetDerivation(of: registration) }
+        for (name, route) in routes where route.contains(where: { $0 === registration }) {
+            routes[name]?.removeAll { $0 === registration }
+        }
+        forgetLastRoute()
     }
 
-    /// Must be called when a registered target starts or stops handling an action name.
+    /// Must be called when a registered target starts or stops handling action names it does not name
+    /// (a store that starts seeing every action): every cached route is built again.
     public func routesChanged() {
         routes.removeAll(keepingCapacity: true)
+        forgetLastRoute()
+    }
+
+    /// Must be called when `target` starts or stops handling the actions `names`: only their cached
+    /// routes change, so (re)defining a store costs O(the actions it names).
+    public func routesChanged(for target: any DispatchTarget, names: some Sequence<String>) {
+        guard !routes.isEmpty, let registration = registration(of: target) else { return forgetLastRoute() }
+        for name in names {
+            guard var route = routes[name] else { continue }
+            let position = route.firstIndex { $0.token.id >= registration.token.id } ?? route.endIndex
+            let isOn = position < route.endIndex && route[position] === registration
+            if target.handles(name) != isOn {
+                if isOn { route.remove(at: position) } else { route.insert(registration, at: position) }
+                routes[name] = route
+            }
+        }
+        forgetLastRoute()
+    }
+
+    /// The registration of `target`: by its name, else (a name shared) by a walk.
+    func registration(of target: any DispatchTarget) -> Registration? {
+        if let registration = registrationsByName[target.name], registration.target === target { return registration }
+        return sharedNames.contains(target.name) ? registrations.first { $0.target === target } : nil
+    }
+
+    private func forgetLastRoute() {
         lastRouteName = ""
         lastRoute = []
         lastRouteOnly = nil
@@ -171,17 +239,20 @@ public final class Dispatcher {
 
     /// The registered stores, in registration order.
     public var stores: [any StoreProtocol] {
-        registrations.compactMap { $0.target as? any StoreProtocol }
+        registrations.compactMap(\.store)
     }
 
     /// The registered store called `name`.
     public func store(named name: String) -> (any StoreProtocol)? {
-        registrations.lazy.compactMap { $0.target as? any StoreProtocol }.first { $0.name == name }
+        guard let registration = registrationsByName[name] else { return nil }
+        if let store = registration.store { return store }
+        // A callback shares the store's name: the store registered first.
+        return sharedNames.contains(name) ? registrations.lazy.compactMap(\.store).first { $0.name == name } : nil
     }
 
     /// The token of the registered target called `name`.
     public func token(named name: String) -> DispatchToken? {
-        registrations.first { $0.target.name == name }?.token
+        registrationsByName[name]?.token
     }
 
     // MARK: Dispatch
@@ -232,6 +303,10 @@ public final class Dispatcher {
             }
             if registration.pending { throw DispatcherError.waitForCycle(stores: cycle(to: registration)) }
             let name = action.pointee.name
+            if !registration.sources.isEmpty {
+                try bringUpToDate(registration, action.pointee, name)
+                continue
+            }
             guard registration.handledGeneration != generation, registration.target.handles(name) else { continue }
             try invoke(registration, action.pointee, name)
         }
@@ -248,6 +323,7 @@ public final class Dispatcher {
                 currentAction = action
                 defer { currentAction = nil }
                 try handle(action.pointee, name)
+                if derivedCount != 0 { try recomputeDerived(action.pointee, name) }
             }
         } catch {
             rollBackTouched()
@@ -255,7 +331,7 @@ public final class Dispatcher {
             for hook in middleware { hook.didFail(action, error: error, in: self) }
             throw error
         }
-        keepChanges(name)
+        keepChanges(action, name)
 
         phase = .notifying
         if !isSilent {
@@ -296,7 +372,7 @@ public final class Dispatcher {
         }
     }
 
-    private func invoke(_ registration: Registration, _ action: any Action, _ name: String) throws {
+    func invoke(_ registration: Registration, _ action: any Action, _ name: String) throws {
         registration.pending = true
         registration.waitingOne = running
         running = registration
@@ -326,7 +402,7 @@ public final class Dispatcher {
 
     /// The names of the stores from `registration` (pending) to the one running now, which waits for it
     /// again, with `registration` repeated at the end.
-    private func cycle(to registration: Registration) -> [String] {
+    func cycle(to registration: Registration) -> [String] {
         var names = [registration.target.name]
         var next = running
         while let waiting = next, waiting !== registration {

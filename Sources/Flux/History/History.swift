@@ -97,17 +97,29 @@ public final class History {
     /// ``memoryLimit``.
     func record(_ entry: HistoryEntry) -> String? {
         guard let first = entry.first else { return nil }
-        return record(label: entry.label, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest)
+        return record(label: entry.label, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest, actions: entry.actions)
     }
 
     /// Adds a step that changed `target` from the state in `kept`, and the states in `rest` (usually
     /// none: nil).
-    func record(label: String, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?) -> String? {
+    func record(label: String, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?,
+                actions: StepActions) -> String? {
         guard isRecording else { return nil }
-        self.cost += cost - undoStack.append(label: label, number: nextNumber(), cost: cost, target: target, kept: kept, rest: rest)
+        self.cost += cost - undoStack.append(label: label, number: nextNumber(), cost: cost, target: target, kept: kept, rest: rest, actions: actions)
         if !redoStack.isEmpty { redoStack.removeAll() }
         version &+= 1
         return self.cost > memoryLimit ? trimToMemoryLimit() : nil
+    }
+
+    /// Gives the steps, in the order of ``steps`` (undo oldest first, then redo next first), the actions
+    /// they held where known (a session restoring what `:history` showed of each); nil leaves a step as it is.
+    package func setActions(_ actions: [StepActions?]) {
+        for (offset, step) in actions.prefix(undoStack.count).enumerated() {
+            if let step { undoStack.setActions(step, at: offset) }
+        }
+        for (offset, step) in actions.dropFirst(undoStack.count).prefix(redoStack.count).enumerated() {
+            if let step { redoStack[redoStack.count - 1 - offset].actions = step }
+        }
     }
 
     func popUndo() -> HistoryEntry? {

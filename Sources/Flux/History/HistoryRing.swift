@@ -11,6 +11,7 @@ final class HistoryRing {
         var cost = 0
         var first: HistoryEntry.Change?
         var rest: [HistoryEntry.Change] = []
+        var actions = StepActions()
     }
 
     private var slots: ContiguousArray<Slot> = []
@@ -46,7 +47,8 @@ final class HistoryRing {
     /// `target`'s in `kept`; `rest` holds the others, usually none (nil). Returns what the step it
     /// dropped cost (0 when it dropped none): read here, it costs no second look at the slot.
     @discardableResult
-    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?) -> Int {
+    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?,
+                actions: StepActions) -> Int {
         guard capacity > 0 else { return 0 }
         let index: Int
         let dropping: Bool
@@ -80,6 +82,7 @@ final class HistoryRing {
                 slot.pointee.first = HistoryEntry.Change(target: target, kept: box.take().unsafelyUnwrapped)
             }
             if let rest { slot.pointee.rest = rest } else if !slot.pointee.rest.isEmpty { slot.pointee.rest = [] }
+            slot.pointee.actions = actions
             return dropped
         }
     }
@@ -87,7 +90,14 @@ final class HistoryRing {
     @discardableResult
     func append(_ entry: HistoryEntry) -> Int {
         guard let first = entry.first else { return 0 }
-        return append(label: entry.label, number: entry.number, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest)
+        return append(label: entry.label, number: entry.number, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest,
+                      actions: entry.actions)
+    }
+
+    /// Sets the actions of the step `offset` from the oldest.
+    func setActions(_ actions: StepActions, at offset: Int) {
+        guard offset < count else { return }
+        slots[slot(offset)].actions = actions
     }
 
     /// Removes and returns the newest step.
@@ -120,7 +130,7 @@ final class HistoryRing {
 
     private func entry(_ index: Int) -> HistoryEntry {
         let slot = slots[index]
-        return HistoryEntry(label: slot.label, number: slot.number, cost: slot.cost, first: slot.first, rest: slot.rest)
+        return HistoryEntry(label: slot.label, number: slot.number, cost: slot.cost, first: slot.first, rest: slot.rest, actions: slot.actions)
     }
 
     /// The step in slot `index`, whose slot is then emptied.
