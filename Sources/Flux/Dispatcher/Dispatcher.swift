@@ -22,13 +22,22 @@ import Foundation
 /// This file holds the type and the routing of an action to its stores; each other mechanism has a
 /// file of its own: the transaction (`Dispatcher+Transaction`), undo groups (`Dispatcher+Group`), the
 /// follow-up queue (`Dispatcher+FollowUps`) and travel through the history (`Dispatcher+Undo`).
+///
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the fields every dispatch
+/// reads and writes — the phase, the generation, the touched list, the route of the last action, and a
+/// registration's marks — are declared without dynamic exclusivity checks. Invariant: a dispatcher is
+/// used from one thread, and no access to one of them spans a call out (a handler, a subscriber, a
+/// middleware hook, a Lua callback): each is read or written in one statement, and a call that may
+/// re-enter the dispatcher (`waitFor`, a follow-up) reads them afresh. Broken, `LuaTortureSpec` (callbacks
+/// that dispatch, cancel, redefine and collect at every point of a dispatch) and `SubscriberLifetimeSpec`
+/// fail under FLUX_GC_TORTURE=1.
 public final class Dispatcher {
     /// Every action name stores answer to, and how to build each from a payload.
     public var registry = ActionRegistry()
     /// Undo and redo, one step per action or per ``group(_:_:)``.
     public let history: History
     /// Hooks run around every dispatch, in order.
-    public var middleware: [any Middleware] = []
+    @exclusivity(unchecked) public var middleware: [any Middleware] = []
     /// Told of every committed action and step, after the middleware (one observer: a session's journal).
     public var commitObserver: (any CommitObserver)?
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
@@ -66,8 +75,8 @@ public final class Dispatcher {
         let object: AnyObject
         /// The target as a store, cast once here: the shell asks for stores by name often.
         let store: (any StoreProtocol)?
-        var handledGeneration = 0
-        var pending = false
+        @exclusivity(unchecked) var handledGeneration = 0
+        @exclusivity(unchecked) var pending = false
         /// For a derived target: the registrations it is derived from (``Dispatcher/derive(_:from:)``).
         var sources: [Registration] = []
         /// The derived registrations that recompute when this one changes.
@@ -75,7 +84,7 @@ public final class Dispatcher {
         /// False once unregistered.
         var isRegistered = true
         /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
-        var waitingOne: Registration?
+        @exclusivity(unchecked) var waitingOne: Registration?
 
         init(token: DispatchToken, target: any DispatchTarget, dispatcher: Dispatcher) {
             self.token = token
@@ -87,7 +96,7 @@ public final class Dispatcher {
         }
     }
 
-    var phase = Phase.idle
+    @exclusivity(unchecked) var phase = Phase.idle
     var registrations: [Registration] = []
     var registrationsByID: [Int: Registration] = [:]
     /// The first registration of each name (stores' names are unique; callbacks may share one), and the
@@ -98,34 +107,34 @@ public final class Dispatcher {
     // One unregistered during a dispatch is kept in `retired` until the dispatch ends.
     typealias Route = ContiguousArray<Registration>
     private var routes: [String: Route] = [:]
-    private var lastRouteName = ""
+    @exclusivity(unchecked) private var lastRouteName = ""
     private var lastRoute = Route()
     /// The one registration on `lastRoute`, when it holds one (most actions have one store): the
     /// dispatch then reaches it without retaining and releasing the route.
-    private var lastRouteOnly: Registration?
+    @exclusivity(unchecked) private var lastRouteOnly: Registration?
     var retired: [Registration] = []
 
-    var generation = 0
+    @exclusivity(unchecked) var generation = 0
     /// How many registered targets are derived: none, and a dispatch skips the derived pass at once.
-    var derivedCount = 0
+    @exclusivity(unchecked) var derivedCount = 0
     /// Derived registrations whose sources were unregistered (``adoptOrphans(of:)``).
     var orphans: [Orphan] = []
     /// The action being handled: it lives in `perform`'s frame, so it is not copied.
-    var currentAction: UnsafePointer<any Action>?
+    @exclusivity(unchecked) var currentAction: UnsafePointer<any Action>?
     /// The registration whose handler runs now.
-    var running: Registration?
+    @exclusivity(unchecked) var running: Registration?
     /// The registrations the current action touched: the first `touchedCount` of `touched`, whose
     /// slots are reused from action to action (emptying and refilling an array costs more).
-    var touched = Route()
-    var touchedCount = 0
-    var followUps = Deque<FollowUp>()
+    @exclusivity(unchecked) var touched = Route()
+    @exclusivity(unchecked) var touchedCount = 0
+    @exclusivity(unchecked) var followUps = Deque<FollowUp>()
     /// The group a subscriber opened: the actions it queues run later as one group.
     var queueingGroup: OpenGroup?
     var draining = false
     /// How many ``allOrNothing(_:)`` calls are running: nothing is settled (or saved) inside one.
     var allOrNothingDepth = 0
     /// Whether ``silently(_:)`` runs: no store publishes until it ends.
-    var isSilent = false
+    @exclusivity(unchecked) var isSilent = false
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
@@ -137,7 +146,7 @@ public final class Dispatcher {
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
     public var dropsFollowUps = false
-    var openGroup: OpenGroup?
+    @exclusivity(unchecked) var openGroup: OpenGroup?
     var nextGroupID = 1
 
     /// A dispatcher with no stores, keeping `historyLimit` undo steps.

@@ -4,6 +4,11 @@
 /// Each entry reverts every store an action touched — or every store a named group of actions touched —
 /// in one step, the way the user perceives the change. ``Dispatcher/undo()`` and ``Dispatcher/redo()``
 /// move entries between the stacks; a new change clears the redo stack.
+///
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): `cost` and `version`, updated
+/// at every recorded step, are declared without dynamic exclusivity checks. Invariant: a history is used
+/// from one thread, with its dispatcher, and no access to either spans a call out. Broken,
+/// `LuaTortureSpec` fails under FLUX_GC_TORTURE=1.
 public final class History {
     /// The most undo steps kept; the oldest step is dropped past it.
     public var limit: Int {
@@ -29,7 +34,7 @@ public final class History {
     public static let defaultMemoryLimit = 256 << 20
 
     /// What the undo steps keep now, in bytes.
-    public private(set) var cost = 0
+    @exclusivity(unchecked) public private(set) var cost = 0
 
     let undoStack: HistoryRing
     private(set) var redoStack: [HistoryEntry] = []
@@ -53,7 +58,7 @@ public final class History {
 
     /// Goes up by one whenever a step is recorded, taken or dropped: whoever saves the history saves
     /// it again only when this moved.
-    public private(set) var version = 0
+    @exclusivity(unchecked) public private(set) var version = 0
 
     /// The steps as they are: undo oldest first, redo with the next one to take last.
     public var steps: (undo: [HistoryEntry], redo: [HistoryEntry]) { (undoStack.entries, redoStack) }

@@ -4,6 +4,12 @@
 /// A step's parts are written into its slot in place, through the array's buffer: one uniqueness check
 /// per step instead of one per part, and no whole ``HistoryEntry`` moved in and out of an optional
 /// slot. A class, so reading the oldest step does not copy (and retain) the array.
+///
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the ring's fields, written
+/// at every recorded step, are declared without dynamic exclusivity checks. Invariant: the ring belongs to
+/// one ``History``, used from one thread, and no access to a field spans a call out (the states it keeps
+/// are moved in and out, never called). Broken, `LuaTortureSpec` (undo, redo and groups while callbacks
+/// collect and redefine) fails under FLUX_GC_TORTURE=1.
 final class HistoryRing {
     private struct Slot {
         var label = ""
@@ -14,13 +20,13 @@ final class HistoryRing {
         var actions = StepActions()
     }
 
-    private var slots: ContiguousArray<Slot> = []
-    private var head = 0 // the oldest step's slot
-    private(set) var count = 0
+    @exclusivity(unchecked) private var slots: ContiguousArray<Slot> = []
+    @exclusivity(unchecked) private var head = 0 // the oldest step's slot
+    @exclusivity(unchecked) private(set) var count = 0
     /// The box of the first state of the step the ring dropped last, for the next step to fill again:
     /// with the ring full, recording a step then allocates nothing. Only a small state's box is kept,
     /// so a spare never holds much memory the history does not count.
-    var spare: KeptState?
+    @exclusivity(unchecked) var spare: KeptState?
 
     /// The most a dropped state may cost for its box to be kept as the spare.
     static let spareCostLimit = 64 << 10
