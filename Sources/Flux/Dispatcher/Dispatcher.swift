@@ -154,6 +154,15 @@ public final class Dispatcher {
         history = History(limit: historyLimit)
     }
 
+    /// A derived registration and its sources hold each other: the links go with the dispatcher, so
+    /// that its stores do too.
+    deinit {
+        for registration in registrations {
+            registration.sources = []
+            registration.dependents = []
+        }
+    }
+
     // MARK: Registration
 
     /// Registers a store or other target; it receives every action it ``DispatchTarget/handles(_:)``.
