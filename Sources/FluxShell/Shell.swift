@@ -43,13 +43,17 @@ public final class Shell {
     /// The width printed values were last laid out for (``followTerminalWidth()``).
     var valueWidth: Int?
     /// The views `:watch` follows.
-    var watches = WatchedViews()
+    var watches = WatchedViews() {
+        didSet { updateMonitor() }
+    }
     /// The log `:record` is writing, if any.
     var recording: Recording?
-    /// What every action did, for `:log`, `:watch` and `:history`.
+    /// What an action did, for `:log` and `:watch`; what each undo step holds, for `:history`.
     let monitor = ActionMonitor()
     /// Whether `:log on` (or `flux.log(true)`) is in force.
-    var isLogging = false
+    var isLogging = false {
+        didSet { updateMonitor() }
+    }
     /// The session kept, if any.
     public internal(set) var session: Session?
     /// The `:outbox drop NAME ID` asked about in a terminal, which the same command typed again confirms.

@@ -33,6 +33,7 @@ struct Options {
         ("live-view", "13: a live view's redraw of 10,000 rows after 1 row, 1% and every row changed: time and bytes"),
         ("effects", "14: 1,000 timer dispatches a second vs a plain loop, an idle shell's CPU, process lines into a store"),
         ("session-cost", "15: a Lua dispatch with a payload in a session ÷ without; :replay of 1M lines, peak memory"),
+        ("stores", "16: 10,000 Lua stores defined (an action each, one shared); reload of a plugin of 1,000 stores"),
     ]
 
     /// What `--help` and a wrong argument print.

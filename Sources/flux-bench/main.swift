@@ -32,6 +32,7 @@ func runBenchmarks(_ options: Options) throws -> BenchmarkTable {
     if options.wants("live-view") { figures["live-view"] = try LiveViewWorkload.figures(options) }
     if options.wants("effects") { figures["effects"] = try EffectsBench.figures(options) }
     if options.wants("session-cost") { figures["session-cost"] = try SessionDispatchCost.figures(options) }
+    if options.wants("stores") { figures["stores"] = try StoreDefinition.figures(options) }
     return BenchmarkTable(figures: Options.workloads.flatMap { figures[$0.name] ?? [] })
 }
 

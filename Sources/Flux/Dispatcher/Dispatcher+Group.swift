@@ -13,6 +13,7 @@ extension Dispatcher {
             self.id = id
             self.label = label
             entry = HistoryEntry(label: label)
+            entry.actions.isGroup = true
         }
     }
 

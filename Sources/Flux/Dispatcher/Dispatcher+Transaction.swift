@@ -12,8 +12,8 @@ extension Dispatcher {
     /// Commits every target the action touched. Each changed target's state from before the action is
     /// kept for undo, unless an open group already holds one from before its first action; `touched`
     /// then keeps only the changed targets, in order, to publish them.
-    func keepChanges(_ name: String) {
-        if touchedCount == 1, openGroup == nil { return keepOnlyChange(name) }
+    func keepChanges(_ action: any Action, _ name: String) {
+        if touchedCount == 1, openGroup == nil { return keepOnlyChange(action, name) }
         let group = openGroup
         let recording = history.isRecording
         // The step's states: the first inline, any others in an array (rarely needed, so never allocated).
@@ -42,15 +42,19 @@ extension Dispatcher {
             changed += 1
         }
         touchedCount = changed
-        group?.performed += 1
+        if let group {
+            group.performed += 1
+            if changed > 0 { group.entry.actions.append(action) }
+        }
         guard let step = first.take() else { return }
-        let note = history.record(label: name, cost: cost, target: step.registration.transaction, kept: step.kept, rest: rest)
+        let note = history.record(label: name, cost: cost, target: step.registration.transaction, kept: step.kept, rest: rest,
+                                  actions: StepActions(single: action))
         if let note { onNote(note) }
     }
 
     /// ``keepChanges(_:)`` for the usual action: one target touched, no group open. Its state from
     /// before, when it changed, is the whole step: none of the bookkeeping for several is needed.
-    private func keepOnlyChange(_ name: String) {
+    private func keepOnlyChange(_ action: any Action, _ name: String) {
         let recording = history.isRecording
         let registration = touched[0]
         guard let commit = registration.lane.commit(registration.object, recording, &history.undoStack.spare) else {
@@ -58,7 +62,8 @@ extension Dispatcher {
             return
         }
         guard let state = commit.state else { return }
-        let note = history.record(label: name, cost: commit.cost, target: registration.transaction, kept: state, rest: nil)
+        let note = history.record(label: name, cost: commit.cost, target: registration.transaction, kept: state, rest: nil,
+                                  actions: StepActions(single: action))
         if let note { onNote(note) }
     }
 

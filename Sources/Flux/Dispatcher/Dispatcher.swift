@@ -22,13 +22,22 @@ import Foundation
 /// This file holds the type and the routing of an action to its stores; each other mechanism has a
 /// file of its own: the transaction (`Dispatcher+Transaction`), undo groups (`Dispatcher+Group`), the
 /// follow-up queue (`Dispatcher+FollowUps`) and travel through the history (`Dispatcher+Undo`).
+///
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the fields every dispatch
+/// reads and writes — the phase, the generation, the touched list, the route of the last action, and a
+/// registration's marks — are declared without dynamic exclusivity checks. Invariant: a dispatcher is
+/// used from one thread, and no access to one of them spans a call out (a handler, a subscriber, a
+/// middleware hook, a Lua callback): each is read or written in one statement, and a call that may
+/// re-enter the dispatcher (`waitFor`, a follow-up) reads them afresh. Broken, `LuaTortureSpec` (callbacks
+/// that dispatch, cancel, redefine and collect at every point of a dispatch) and `SubscriberLifetimeSpec`
+/// fail under FLUX_GC_TORTURE=1.
 public final class Dispatcher {
     /// Every action name stores answer to, and how to build each from a payload.
     public var registry = ActionRegistry()
     /// Undo and redo, one step per action or per ``group(_:_:)``.
     public let history: History
     /// Hooks run around every dispatch, in order.
-    public var middleware: [any Middleware] = []
+    @exclusivity(unchecked) public var middleware: [any Middleware] = []
     /// Told of every committed action and step, after the middleware (one observer: a session's journal).
     public var commitObserver: (any CommitObserver)?
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
@@ -64,51 +73,68 @@ public final class Dispatcher {
         let lane: StoreLane
         /// The target as the lane takes it.
         let object: AnyObject
-        var handledGeneration = 0
-        var pending = false
+        /// The target as a store, cast once here: the shell asks for stores by name often.
+        let store: (any StoreProtocol)?
+        @exclusivity(unchecked) var handledGeneration = 0
+        @exclusivity(unchecked) var pending = false
+        /// For a derived target: the registrations it is derived from (``Dispatcher/derive(_:from:)``).
+        var sources: [Registration] = []
+        /// The derived registrations that recompute when this one changes.
+        var dependents: [Registration] = []
+        /// False once unregistered.
+        var isRegistered = true
         /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
-        var waitingOne: Registration?
+        @exclusivity(unchecked) var waitingOne: Registration?
 
         init(token: DispatchToken, target: any DispatchTarget, dispatcher: Dispatcher) {
             self.token = token
             self.target = target
             transaction = target as? any TransactionalTarget ?? StatelessTransaction(target)
             object = target
+            store = target as? any StoreProtocol
             lane = (target as? any StoreLaneProviding)?.lane ?? StoreLane(target: transaction)
         }
     }
 
-    var phase = Phase.idle
+    @exclusivity(unchecked) var phase = Phase.idle
     var registrations: [Registration] = []
     var registrationsByID: [Int: Registration] = [:]
+    /// The first registration of each name (stores' names are unique; callbacks may share one), and the
+    /// names registered more than once: registering and unregistering cost O(1), not a walk of all.
+    private var registrationsByName: [String: Registration] = [:]
+    private var sharedNames: Set<String> = []
     private var nextID = 1
     // One unregistered during a dispatch is kept in `retired` until the dispatch ends.
     typealias Route = ContiguousArray<Registration>
     private var routes: [String: Route] = [:]
-    private var lastRouteName = ""
+    @exclusivity(unchecked) private var lastRouteName = ""
     private var lastRoute = Route()
     /// The one registration on `lastRoute`, when it holds one (most actions have one store): the
     /// dispatch then reaches it without retaining and releasing the route.
-    private var lastRouteOnly: Registration?
+    @exclusivity(unchecked) private var lastRouteOnly: Registration?
     var retired: [Registration] = []
 
-    var generation = 0
+    @exclusivity(unchecked) var generation = 0
+    /// How many registered targets are derived: none, and a dispatch skips the derived pass at once.
+    @exclusivity(unchecked) var derivedCount = 0
+    /// Derived registrations whose sources were unregistered (``adoptOrphans(of:)``).
+    var orphans: [Orphan] = []
     /// The action being handled: it lives in `perform`'s frame, so it is not copied.
-    var currentAction: UnsafePointer<any Action>?
+    @exclusivity(unchecked) var currentAction: UnsafePointer<any Action>?
     /// The registration whose handler runs now.
-    var running: Registration?
+    @exclusivity(unchecked) var running: Registration?
     /// The registrations the current action touched: the first `touchedCount` of `touched`, whose
     /// slots are reused from action to action (emptying and refilling an array costs more).
-    var touched = Route()
-    var touchedCount = 0
-    var followUps = Deque<FollowUp>()
+    @exclusivity(unchecked) var touched = Route()
+    @exclusivity(unchecked) var touchedCount = 0
+    @exclusivity(unchecked) var followUps = Deque<FollowUp>()
     /// The group a subscriber opened: the actions it queues run later as one group.
     var queueingGroup: OpenGroup?
     var draining = false
     /// How many ``allOrNothing(_:)`` calls are running: nothing is settled (or saved) inside one.
     var allOrNothingDepth = 0
     /// Whether ``silently(_:)`` runs: no store publishes until it ends.
-    var isSilent = false
+    @exclusivity(unchecked) var isSilent = false
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
@@ -120,7 +146,7 @@ public final class Dispatcher {
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
     public var dropsFollowUps = false
-    var openGroup: OpenGroup?
+    @exclusivity(unchecked) var openGroup: OpenGroup?
     var nextGroupID = 1
 
     /// A dispatcher with no stores, keeping `historyLimit` undo steps.
@@ -128,9 +154,21 @@ public final class Dispatcher {
         history = History(limit: historyLimit)
     }
 
+    /// A derived registration and its sources hold each other: the links go with the dispatcher, so
+    /// that its stores do too.
+    deinit {
+        for registration in registrations {
+            registration.sources = []
+            registration.dependents = []
+        }
+    }
+
     // MARK: Registration
 
     /// Registers a store or other target; it receives every action it ``DispatchTarget/handles(_:)``.
+    ///
+    /// Costs O(the routes cached), not O(the targets registered): the new target joins the cached routes
+    /// of the actions it handles.
     @discardableResult
     public func register(_ target: any DispatchTarget) -> DispatchToken {
         let token = DispatchToken(id: nextID, name: target.name)
@@ -138,7 +176,14 @@ public final class Dispatcher {
         let registration = Registration(token: token, target: target, dispatcher: self)
         registrations.append(registration)
         registrationsByID[token.id] = registration
-        routesChanged()
+        if registrationsByName[token.name] == nil {
+            registrationsByName[token.name] = registration
+        } else {
+            sharedNames.insert(token.name)
+        }
+        for name in routes.keys where target.handles(name) { routes[name]?.append(registration) }
+        forgetLastRoute()
+        adoptOrphans(of: registration)
         didRegister?(target)
         return token
     }
@@ -156,14 +201,55 @@ public final class Dispatcher {
         guard let registration = registrationsByID.removeValue(forKey: token.id) else {
             throw DispatcherError.unknownToken(token)
         }
-        registrations.removeAll { $0 === registration }
+        if let index = registrations.lastIndex(where: { $0 === registration }) { registrations.remove(at: index) }
+        let name = registration.token.name
+        if registrationsByName[name] === registration {
+            if sharedNames.contains(name), let next = registrations.first(where: { $0.token.name == name }) {
+                registrationsByName[name] = next
+            } else {
+                registrationsByName[name] = nil
+                sharedNames.remove(name)
+            }
+        }
+        registration.isRegistered = false
         if phase != .idle { retired.append(registration) }
-        routesChanged()
+        if !registration.sources.isEmpty || !registration.dependents.isEmpty { forgetDerivation(of: registration) }
+        for (name, route) in routes where route.contains(where: { $0 === registration }) {
+            routes[name]?.removeAll { $0 === registration }
+        }
+        forgetLastRoute()
     }
 
-    /// Must be called when a registered target starts or stops handling an action name.
+    /// Must be called when a registered target starts or stops handling action names it does not name
+    /// (a store that starts seeing every action): every cached route is built again.
     public func routesChanged() {
         routes.removeAll(keepingCapacity: true)
+        forgetLastRoute()
+    }
+
+    /// Must be called when `target` starts or stops handling the actions `names`: only their cached
+    /// routes change, so (re)defining a store costs O(the actions it names).
+    public func routesChanged(for target: any DispatchTarget, names: some Sequence<String>) {
+        guard !routes.isEmpty, let registration = registration(of: target) else { return forgetLastRoute() }
+        for name in names {
+            guard var route = routes[name] else { continue }
+            let position = route.firstIndex { $0.token.id >= registration.token.id } ?? route.endIndex
+            let isOn = position < route.endIndex && route[position] === registration
+            if target.handles(name) != isOn {
+                if isOn { route.remove(at: position) } else { route.insert(registration, at: position) }
+                routes[name] = route
+            }
+        }
+        forgetLastRoute()
+    }
+
+    /// The registration of `target`: by its name, else (a name shared) by a walk.
+    func registration(of target: any DispatchTarget) -> Registration? {
+        if let registration = registrationsByName[target.name], registration.target === target { return registration }
+        return sharedNames.contains(target.name) ? registrations.first { $0.target === target } : nil
+    }
+
+    private func forgetLastRoute() {
         lastRouteName = ""
         lastRoute = []
         lastRouteOnly = nil
@@ -171,17 +257,20 @@ public final class Dispatcher {
 
     /// The registered stores, in registration order.
     public var stores: [any StoreProtocol] {
-        registrations.compactMap { $0.target as? any StoreProtocol }
+        registrations.compactMap(\.store)
     }
 
     /// The registered store called `name`.
     public func store(named name: String) -> (any StoreProtocol)? {
-        registrations.lazy.compactMap { $0.target as? any StoreProtocol }.first { $0.name == name }
+        guard let registration = registrationsByName[name] else { return nil }
+        if let store = registration.store { return store }
+        // A callback shares the store's name: the store registered first.
+        return sharedNames.contains(name) ? registrations.lazy.compactMap(\.store).first { $0.name == name } : nil
     }
 
     /// The token of the registered target called `name`.
     public func token(named name: String) -> DispatchToken? {
-        registrations.first { $0.target.name == name }?.token
+        registrationsByName[name]?.token
     }
 
     // MARK: Dispatch
@@ -232,6 +321,10 @@ public final class Dispatcher {
             }
             if registration.pending { throw DispatcherError.waitForCycle(stores: cycle(to: registration)) }
             let name = action.pointee.name
+            if !registration.sources.isEmpty {
+                try bringUpToDate(registration, action.pointee, name)
+                continue
+            }
             guard registration.handledGeneration != generation, registration.target.handles(name) else { continue }
             try invoke(registration, action.pointee, name)
         }
@@ -248,6 +341,7 @@ public final class Dispatcher {
                 currentAction = action
                 defer { currentAction = nil }
                 try handle(action.pointee, name)
+                if derivedCount != 0 { try recomputeDerived(action.pointee, name) }
             }
         } catch {
             rollBackTouched()
@@ -255,7 +349,7 @@ public final class Dispatcher {
             for hook in middleware { hook.didFail(action, error: error, in: self) }
             throw error
         }
-        keepChanges(name)
+        keepChanges(action, name)
 
         phase = .notifying
         if !isSilent {
@@ -296,7 +390,7 @@ public final class Dispatcher {
         }
     }
 
-    private func invoke(_ registration: Registration, _ action: any Action, _ name: String) throws {
+    func invoke(_ registration: Registration, _ action: any Action, _ name: String) throws {
         registration.pending = true
         registration.waitingOne = running
         running = registration
@@ -326,7 +420,7 @@ public final class Dispatcher {
 
     /// The names of the stores from `registration` (pending) to the one running now, which waits for it
     /// again, with `registration` repeated at the end.
-    private func cycle(to registration: Registration) -> [String] {
+    func cycle(to registration: Registration) -> [String] {
         var names = [registration.target.name]
         var next = running
         while let waiting = next, waiting !== registration {

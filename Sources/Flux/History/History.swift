@@ -4,6 +4,11 @@
 /// Each entry reverts every store an action touched — or every store a named group of actions touched —
 /// in one step, the way the user perceives the change. ``Dispatcher/undo()`` and ``Dispatcher/redo()``
 /// move entries between the stacks; a new change clears the redo stack.
+///
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): `cost` and `version`, updated
+/// at every recorded step, are declared without dynamic exclusivity checks. Invariant: a history is used
+/// from one thread, with its dispatcher, and no access to either spans a call out. Broken,
+/// `LuaTortureSpec` fails under FLUX_GC_TORTURE=1.
 public final class History {
     /// The most undo steps kept; the oldest step is dropped past it.
     public var limit: Int {
@@ -29,7 +34,7 @@ public final class History {
     public static let defaultMemoryLimit = 256 << 20
 
     /// What the undo steps keep now, in bytes.
-    public private(set) var cost = 0
+    @exclusivity(unchecked) public private(set) var cost = 0
 
     let undoStack: HistoryRing
     private(set) var redoStack: [HistoryEntry] = []
@@ -53,7 +58,7 @@ public final class History {
 
     /// Goes up by one whenever a step is recorded, taken or dropped: whoever saves the history saves
     /// it again only when this moved.
-    public private(set) var version = 0
+    @exclusivity(unchecked) public private(set) var version = 0
 
     /// The steps as they are: undo oldest first, redo with the next one to take last.
     public var steps: (undo: [HistoryEntry], redo: [HistoryEntry]) { (undoStack.entries, redoStack) }
@@ -97,17 +102,29 @@ public final class History {
     /// ``memoryLimit``.
     func record(_ entry: HistoryEntry) -> String? {
         guard let first = entry.first else { return nil }
-        return record(label: entry.label, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest)
+        return record(label: entry.label, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest, actions: entry.actions)
     }
 
     /// Adds a step that changed `target` from the state in `kept`, and the states in `rest` (usually
     /// none: nil).
-    func record(label: String, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?) -> String? {
+    func record(label: String, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?,
+                actions: StepActions) -> String? {
         guard isRecording else { return nil }
-        self.cost += cost - undoStack.append(label: label, number: nextNumber(), cost: cost, target: target, kept: kept, rest: rest)
+        self.cost += cost - undoStack.append(label: label, number: nextNumber(), cost: cost, target: target, kept: kept, rest: rest, actions: actions)
         if !redoStack.isEmpty { redoStack.removeAll() }
         version &+= 1
         return self.cost > memoryLimit ? trimToMemoryLimit() : nil
+    }
+
+    /// Gives the steps, in the order of ``steps`` (undo oldest first, then redo next first), the actions
+    /// they held where known (a session restoring what `:history` showed of each); nil leaves a step as it is.
+    package func setActions(_ actions: [StepActions?]) {
+        for (offset, step) in actions.prefix(undoStack.count).enumerated() {
+            if let step { undoStack.setActions(step, at: offset) }
+        }
+        for (offset, step) in actions.dropFirst(undoStack.count).prefix(redoStack.count).enumerated() {
+            if let step { redoStack[redoStack.count - 1 - offset].actions = step }
+        }
     }
 
     func popUndo() -> HistoryEntry? {

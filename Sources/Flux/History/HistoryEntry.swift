@@ -13,6 +13,8 @@ public struct HistoryEntry {
     public private(set) var cost = 0
     private(set) var first: Change?
     private(set) var rest: [Change] = []
+    /// The actions the step holds, as `:history` shows them.
+    public internal(set) var actions = StepActions()
 
     /// One store's state before the step. A struct, not a tuple: tuples in generic containers are
     /// copied by runtime-built value witnesses, several times slower.
@@ -28,12 +30,13 @@ public struct HistoryEntry {
         self.label = label
     }
 
-    init(label: String, number: Int, cost: Int, first: Change?, rest: [Change]) {
+    init(label: String, number: Int, cost: Int, first: Change?, rest: [Change], actions: StepActions = StepActions()) {
         self.label = label
         self.number = number
         self.cost = cost
         self.first = first
         self.rest = rest
+        self.actions = actions
     }
 
     /// A step restoring each target to its snapshot (a session rebuilding its saved history).
@@ -72,6 +75,7 @@ public struct HistoryEntry {
             }
         }
         cost += later.cost - leftOutCost
+        actions.append(contentsOf: later.actions)
     }
 
     func contains(_ target: any TransactionalTarget) -> Bool {
@@ -101,6 +105,7 @@ public struct HistoryEntry {
         for (target, snapshot) in states.reversed() { target.restore(snapshot) }
         // Costed once put back: what a state keeps is measured against the state now.
         var reverse = HistoryEntry(label: label)
+        reverse.actions = actions
         for ((target, _), state) in zip(states, now) { reverse.append(target, KeptAny(state), cost: target.cost(of: state)) }
         return reverse
     }

@@ -4,6 +4,12 @@
 /// A step's parts are written into its slot in place, through the array's buffer: one uniqueness check
 /// per step instead of one per part, and no whole ``HistoryEntry`` moved in and out of an optional
 /// slot. A class, so reading the oldest step does not copy (and retain) the array.
+///
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the ring's fields, written
+/// at every recorded step, are declared without dynamic exclusivity checks. Invariant: the ring belongs to
+/// one ``History``, used from one thread, and no access to a field spans a call out (the states it keeps
+/// are moved in and out, never called). Broken, `LuaTortureSpec` (undo, redo and groups while callbacks
+/// collect and redefine) fails under FLUX_GC_TORTURE=1.
 final class HistoryRing {
     private struct Slot {
         var label = ""
@@ -11,15 +17,16 @@ final class HistoryRing {
         var cost = 0
         var first: HistoryEntry.Change?
         var rest: [HistoryEntry.Change] = []
+        var actions = StepActions()
     }
 
-    private var slots: ContiguousArray<Slot> = []
-    private var head = 0 // the oldest step's slot
-    private(set) var count = 0
+    @exclusivity(unchecked) private var slots: ContiguousArray<Slot> = []
+    @exclusivity(unchecked) private var head = 0 // the oldest step's slot
+    @exclusivity(unchecked) private(set) var count = 0
     /// The box of the first state of the step the ring dropped last, for the next step to fill again:
     /// with the ring full, recording a step then allocates nothing. Only a small state's box is kept,
     /// so a spare never holds much memory the history does not count.
-    var spare: KeptState?
+    @exclusivity(unchecked) var spare: KeptState?
 
     /// The most a dropped state may cost for its box to be kept as the spare.
     static let spareCostLimit = 64 << 10
@@ -46,7 +53,8 @@ final class HistoryRing {
     /// `target`'s in `kept`; `rest` holds the others, usually none (nil). Returns what the step it
     /// dropped cost (0 when it dropped none): read here, it costs no second look at the slot.
     @discardableResult
-    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?) -> Int {
+    func append(label: String, number: Int, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?,
+                actions: StepActions) -> Int {
         guard capacity > 0 else { return 0 }
         let index: Int
         let dropping: Bool
@@ -80,6 +88,7 @@ final class HistoryRing {
                 slot.pointee.first = HistoryEntry.Change(target: target, kept: box.take().unsafelyUnwrapped)
             }
             if let rest { slot.pointee.rest = rest } else if !slot.pointee.rest.isEmpty { slot.pointee.rest = [] }
+            slot.pointee.actions = actions
             return dropped
         }
     }
@@ -87,7 +96,14 @@ final class HistoryRing {
     @discardableResult
     func append(_ entry: HistoryEntry) -> Int {
         guard let first = entry.first else { return 0 }
-        return append(label: entry.label, number: entry.number, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest)
+        return append(label: entry.label, number: entry.number, cost: entry.cost, target: first.target, kept: first.kept, rest: entry.rest,
+                      actions: entry.actions)
+    }
+
+    /// Sets the actions of the step `offset` from the oldest.
+    func setActions(_ actions: StepActions, at offset: Int) {
+        guard offset < count else { return }
+        slots[slot(offset)].actions = actions
     }
 
     /// Removes and returns the newest step.
@@ -123,7 +139,7 @@ final class HistoryRing {
 
     private func entry(_ index: Int) -> HistoryEntry {
         let slot = slots[index]
-        return HistoryEntry(label: slot.label, number: slot.number, cost: slot.cost, first: slot.first, rest: slot.rest)
+        return HistoryEntry(label: slot.label, number: slot.number, cost: slot.cost, first: slot.first, rest: slot.rest, actions: slot.actions)
     }
 
     /// The step in slot `index`, whose slot is then emptied.

@@ -5,6 +5,13 @@
 /// the next change, and one cancelled then (itself or another) is not told any more. Cancelled observers
 /// go once they are half of the list, so cancelling is O(1) amortized in any order, and never while a
 /// change is being told, since the loop reads the list by index.
+///
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): `entries` and `notifying`,
+/// read at every change told (in code specialised in other modules), are declared without dynamic
+/// exclusivity checks. Invariant: a list is used from one thread, and no access spans a call out: an
+/// observer runs on an entry read out of the list, and may add or cancel, which read the list afresh.
+/// Broken, `SubscriberLifetimeSpec` and `LuaTortureSpec` (observers that cancel and subscribe while
+/// told) fail under FLUX_GC_TORTURE=1.
 @usableFromInline package final class ObserverList<Value> {
     /// One observer; the subscription that cancels it holds it.
     @usableFromInline package final class Entry {
@@ -13,11 +20,11 @@
         @inlinable init(_ send: @escaping (Value) -> Void) { self.send = send }
     }
 
-    @usableFromInline var entries: ContiguousArray<Entry> = []
+    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
     /// How many of `entries` are cancelled and not removed yet.
     @usableFromInline var cancelled = 0
     /// How many `send(_:)` calls are telling a change now: while any is, cancelled entries stay.
-    @usableFromInline var notifying = 0
+    @usableFromInline @exclusivity(unchecked) var notifying = 0
 
     @inlinable package init() {}
 

@@ -60,6 +60,8 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     @usableFromInline @exclusivity(unchecked) final var lastHandlerName: String?
     @usableFromInline @exclusivity(unchecked) final var lastHandler: HandlerBox?
     @usableFromInline @exclusivity(unchecked) final var everyAction: Handler<any Action>?
+    /// Whether `everyAction` recomputes a derived state: it then runs only when a source changed.
+    @usableFromInline final var isDerived = false
     @usableFromInline final let observers = ObserverList<State>()
     /// The specialised operations the dispatcher drives.
     @usableFromInline final let operations: StoreLane
@@ -95,9 +97,16 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         self.published = state
         self.checkpoint = state
         self.dispatcher = dispatcher
-        // `==` called directly, not through a closure taking two states: that would copy both; and on
-        // the stored states in place, since reading them as values copies them too.
-        self.operations = StoreLane(
+        self.operations = Self.equatableLane()
+        self.registration = dispatcher.register(self)
+    }
+
+    /// The lane of a store whose state is `Equatable`: an equal state is no change and is not published.
+    /// `==` called directly, not through a closure taking two states: that would copy both; and on
+    /// the stored states in place, since reading them as values copies them too.
+    @inlinable
+    static func equatableLane() -> StoreLane where State: Equatable {
+        StoreLane(
             handle: { object, action, name, _ in try Self.store(object).beginAndApply(action, named: name) },
             commit: { object, recording, spare in
                 let store = Self.store(object)
@@ -106,9 +115,47 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
             publish: { object in
                 let store = Self.store(object)
                 if !store.currentEquals(&store.published) { store.send() }
+            },
+            changed: { object in
+                let store = Self.store(object)
+                return !store.currentEquals(&store.checkpoint)
             }
         )
+    }
+
+    /// A derived store: its state is `compute()`, which reads `sources`' states, and it changes in every
+    /// dispatch that changes one of its sources — after them, in the same transaction and undo step — and in
+    /// no other (``Dispatcher/derive(_:from:)``). An equal result publishes nothing.
+    ///
+    /// ```swift
+    /// final class VisibleTodos: Store<[Todo]> {
+    ///     init(dispatcher: Dispatcher, todos: TodoStore, filter: FilterStore) {
+    ///         super.init(name: "visibleTodos", derivedFrom: [todos, filter], dispatcher: dispatcher) {
+    ///             todos.state.filter(filter.state.admits)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// `compute` reads the sources' ``state``: inside a dispatch it holds the action's changes.
+    @inlinable
+    public init(name: String, derivedFrom sources: [any StoreProtocol], dispatcher: Dispatcher,
+                compute: @escaping () -> State) where State: Equatable {
+        let state = compute()
+        self.name = name
+        self.current = state
+        self.published = state
+        self.checkpoint = state
+        self.dispatcher = dispatcher
+        self.operations = Self.equatableLane()
         self.registration = dispatcher.register(self)
+        isDerived = true
+        everyAction = { state, _ in state = compute() }
+        do {
+            try dispatcher.derive(self, from: sources)
+        } catch {
+            dispatcher.onNote("store '\(name)': \(error)")
+        }
     }
 
     /// The store a lane operation is called on: the lane's closures capture nothing, so they are made
@@ -175,7 +222,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         } catch {
             setHandler({ _, _ in throw error }, for: A.name)
             dispatcher.onNote("store '\(name)': \(error)")
-            dispatcher.routesChanged()
+            dispatcher.routesChanged(for: self, names: CollectionOfOne(A.name))
             return
         }
         setHandler({ state, action in
@@ -186,7 +233,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
             }
             try handler(&state, typed)
         }, for: A.name)
-        dispatcher.routesChanged()
+        dispatcher.routesChanged(for: self, names: CollectionOfOne(A.name))
     }
 
     /// Sets the handler of `name`. One it replaces may be running (a handler calling `on`), so while the
@@ -221,8 +268,8 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
         on(type) { state, action in try handler(&state, action, context) }
     }
 
-    /// Sees every action dispatched, after any handler for its type: for stores derived from others,
-    /// which call ``Dispatcher/waitFor(_:)`` and recompute.
+    /// Sees every action dispatched, after any handler for its type. A store derived from others is
+    /// better declared (``init(name:derivedFrom:dispatcher:compute:)``): it then runs only when they change.
     public final func onEveryAction(_ handler: @escaping Handler<any Action>) {
         everyAction = handler
         dispatcher.routesChanged()
@@ -303,6 +350,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     // MARK: StoreProtocol
 
     public final var actionNames: [String] { handlers.keys.sorted() }
+    /// True for a derived store too (it may change with any action), though it is on no action's route.
     public final var handlesEveryAction: Bool { everyAction != nil }
     public final var encodableState: any Encodable { published }
 
@@ -311,7 +359,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     }
 
     public final func handles(_ actionName: String) -> Bool {
-        everyAction != nil || handlers[actionName] != nil
+        (everyAction != nil && !isDerived) || handlers[actionName] != nil
     }
 
     public final func handle(_ action: any Action, in dispatcher: Dispatcher) throws {

@@ -18,12 +18,16 @@
     @usableFromInline let commit: (AnyObject, Bool, inout KeptState?) -> Kept?
     /// ``DispatchTarget/publish()``.
     @usableFromInline let publish: (AnyObject) -> Void
+    /// Whether the state differs from the one before the action (before ``commit``): the stores derived
+    /// from it recompute only then. True when the target cannot tell.
+    @usableFromInline let changed: (AnyObject) -> Bool
 
     @inlinable package init(handle: @escaping (AnyObject, any Action, String, Dispatcher) throws -> Void, commit: @escaping (AnyObject, Bool, inout KeptState?) -> Kept?,
-                    publish: @escaping (AnyObject) -> Void) {
+                    publish: @escaping (AnyObject) -> Void, changed: @escaping (AnyObject) -> Bool = { _ in true }) {
         self.handle = handle
         self.commit = commit
         self.publish = publish
+        self.changed = changed
     }
 }
 

@@ -59,6 +59,8 @@ public final class FluxHost {
     var pluginsRunning: Set<String> = []
     /// The action names Lua stores added to the registry: they go when no store handles them any more.
     var luaActions: Set<String> = []
+    /// Which Lua stores handle and declare each action.
+    var actionIndex = LuaActionIndex()
     /// Each plugin's last load or reload error, by plugin name (none after a success).
     public internal(set) var pluginErrors: [String: String] = [:]
     /// Prepares a plugin's file in a global environment of its own (``PluginLoader``).

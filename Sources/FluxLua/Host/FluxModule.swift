@@ -26,6 +26,7 @@ extension FluxHost {
             ("subscriptions", { try $0.listSubscriptions($1) }),
             // Lua stores (FluxHost+StoreDefinition)
             ("store", { try $0.defineStore($1) }),
+            ("derived", { try $0.defineDerived($1) }),
             // Views (FluxHost+Views)
             ("view", { try $0.defineView($1) }),
             ("views", { try $0.listViews($1) }),

@@ -22,11 +22,18 @@ final class LuaStore: StoreProtocol {
         didSet {
             lastName = nil
             lastRoute = nil
+            noteHandlers(from: oldValue)
         }
     }
+    /// For a store `flux.derived` defined: its sources and how its state is computed from them.
+    var derivation: LuaDerivation?
+    /// Whether the store is in dispatch: its handlers and payloads are then in the host's ``LuaActionIndex``.
+    var isRegistered = false
     var waitFor: [String]
     /// The payload fields its actions declare, by action name.
-    var payloads: [String: LuaPayloadDeclaration] = [:]
+    var payloads: [String: LuaPayloadDeclaration] = [:] {
+        didSet { notePayloads(from: oldValue) }
+    }
     /// The version of its state's shape (`flux.store{version = 2}`), part of its ``stateFormat``.
     var version: Int?
     /// `migrate(old_state, old_version)`: converts a state saved in another shape (`flux.store{migrate = …}`).
@@ -135,6 +142,7 @@ final class LuaStore: StoreProtocol {
 
     /// Handles `action`, whose name is `name`; `dispatcher` is the host's when nil.
     private func handle(_ action: any Action, named name: String, in dispatcher: Dispatcher?) throws {
+        if let derivation { return try recompute(derivation, for: name) }
         // Held while other stores run first and while the handler runs: either may define this store again.
         guard let route = try route(name) else { return }
         if !waitFor.isEmpty {
@@ -166,16 +174,37 @@ final class LuaStore: StoreProtocol {
     /// Runs the handler of `route` on a draft of the state; a new state becomes the current one. One call
     /// into C (`flux_callinvoke`) pushes what invoke needs from the registry and calls it protected.
     private func call(_ route: Route, for action: any Action, host: FluxHost) throws {
+        try call(route.handler, host: host, actionName: action.name) { lua in
+            if route.takesAction { try host.pushAction(action, type: route.type, on: lua) }
+            return route.takesAction
+        }
+    }
+
+    /// Recomputes a derived store's state: `compute` handed its sources' states as they are in this dispatch.
+    private func recompute(_ derivation: LuaDerivation, for actionName: String) throws {
+        guard let host = hostReference.host else { throw FluxHostError.closed }
+        do {
+            try call(derivation.handler, host: host, actionName: actionName) { lua in
+                try derivation.pushSources(host: host, on: lua)
+                return true
+            }
+        } catch let error as LuaError {
+            throw FluxScriptError(error.message, traceback: error.traceback)
+        }
+    }
+
+    /// Runs `handler` on a draft of the state, with the argument `pushArgument` pushes when it says so.
+    private func call(_ handler: LuaRef, host: FluxHost, actionName: String, pushArgument: (LuaStack) throws -> Bool) throws {
         let lua = host.activeStack
         // `current` unless something replaced it while the handler ran (checked below).
         let before = current
         let base = lua.top
         defer { lua.top = base }
         try lua.ensureSpace(6)
-        if route.takesAction { try host.pushAction(action, type: route.type, on: lua) }
+        let takesArgument = try pushArgument(lua)
         var stop: Int32 = 0
         var cost: Int64 = 0
-        let status = flux_callinvoke(lua.state, host.invoke.id, route.handler.id, current.id, route.takesAction ? 1 : 0, &stop, &cost)
+        let status = flux_callinvoke(lua.state, host.invoke.id, handler.id, current.id, takesArgument ? 1 : 0, &stop, &cost)
         guard status == LUA_OK else { throw LuaError(status: status, stop: stop, popping: lua) }
         switch lua.type(at: -1) { // [.., message handler, new state]
         case .table:
@@ -187,7 +216,8 @@ final class LuaStore: StoreProtocol {
             current = after
         case .nil, .none: break // no change, or a state equal to the old one
         case let other:
-            throw FluxScriptError("handler for '\(action.name)' must return the new state table or nothing, got \(other.name)")
+            throw FluxScriptError(derivation != nil ? "compute of derived store '\(name)' must return its state table, got \(other.name)"
+                                  : "handler for '\(actionName)' must return the new state table or nothing, got \(other.name)")
         }
     }
 
@@ -281,7 +311,7 @@ final class LuaStore: StoreProtocol {
     // MARK: Observing
 
     var actionNames: [String] { handlers.keys.sorted() }
-    var handlesEveryAction: Bool { false }
+    var handlesEveryAction: Bool { derivation != nil }
     var encodableState: any Encodable { LuaTableState(store: self, table: published) }
 
     func subscribeEncodable(_ observer: @escaping (any Encodable) -> Void) -> StoreSubscription {
@@ -308,7 +338,11 @@ extension LuaStore: StoreLaneProviding {
             try store.handle(action, named: name, in: nil)
         },
         commit: { object, keeping, spare in unsafeDowncast(object, to: LuaStore.self).keepCheckpoint(keeping, reusing: &spare) },
-        publish: { unsafeDowncast($0, to: LuaStore.self).publish() }
+        publish: { unsafeDowncast($0, to: LuaStore.self).publish() },
+        changed: { object in
+            let store = unsafeDowncast(object, to: LuaStore.self)
+            return store.current !== store.checkpoint
+        }
     )
 
     var lane: StoreLane { Self.operations }

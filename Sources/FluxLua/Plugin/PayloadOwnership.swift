@@ -15,10 +15,10 @@ extension FluxHost {
             if action.contains("."), owner != name {
                 throw FluxScriptError("store '\(name)' declares the payload of '\(action)', an action of store '\(owner)': only '\(owner)' declares it (handle the action without declaring it in 'actions')")
             }
-            for case let other as LuaStore in dispatcher.stores where other.name != name {
-                if let declared = other.payloads[action], declared != fields {
-                    throw FluxScriptError("store '\(name)' declares the payload of '\(action)' unlike store '\(other.name)' (\(other.owner)), which declared it first: declare it the same way, or not at all")
-                }
+            for (otherName, declared) in actionIndex.declarations(of: action).sorted(by: { $0.key < $1.key })
+            where otherName != name && declared != fields {
+                let owner = (dispatcher.store(named: otherName) as? LuaStore)?.owner ?? .swift
+                throw FluxScriptError("store '\(name)' declares the payload of '\(action)' unlike store '\(otherName)' (\(owner)), which declared it first: declare it the same way, or not at all")
             }
         }
     }

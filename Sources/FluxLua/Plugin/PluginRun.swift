@@ -86,6 +86,7 @@ extension FluxHost {
     /// Takes a Lua store out of dispatch.
     func unregister(_ store: LuaStore) {
         if let token = dispatcher.token(named: store.name) { try? dispatcher.unregister(token) }
+        forgetIndex(of: store)
         storeSpellings[store.name] = nil
         // Its subscriptions end: they will hear nothing more.
         for subscription in subscriptions.values where !subscription.isWatch && subscription.storeName == store.name {
@@ -95,9 +96,9 @@ extension FluxHost {
 
     /// Removes the action names Lua stores added that no store handles any more: dispatching one is
     /// `unknown action` (a store that sees every action does not keep a name).
+    /// Costs O(the actions that lost a handler), read from the ``LuaActionIndex``.
     func forgetUnhandledActions() {
-        let stores = dispatcher.stores.filter { !$0.handlesEveryAction }
-        for name in luaActions where !stores.contains(where: { $0.handles(name) }) {
+        for name in actionIndex.takeUnhandled() where luaActions.contains(name) {
             dispatcher.registry.unregister(name: name)
             luaActions.remove(name)
         }

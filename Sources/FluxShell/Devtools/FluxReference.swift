@@ -57,6 +57,13 @@ enum FluxReference {
                         "`version`: the version of the state's shape (an integer). `migrate`: `function(old_state, old_version)` returning the new state (or changing `old_state` in place), called when a session restores a state saved in another shape or version (`old_version` 0 when none was declared). Without `migrate`, a field of the new initial state the saved one lacks gets its initial value, a saved field whose type changed takes the initial value, and every other saved field is kept; the session says so in one line and keeps the state as saved (`:session restore-store NAME`).",
                         "Defining a name again from the same owner keeps the store's state and takes the new handlers; a name another owner holds is an error naming the owner.",
                      ]),
+        FluxFunction(name: "derived", signature: "flux.derived{name, from, compute}",
+                     summary: "defines a store whose state is computed from other stores' states: `compute(state, …)` gets a copy of each store `from` names, in order, and returns the state; it runs again only in a dispatch that changed one of them, after they handled the action (same transaction, same undo step), and a result equal to the state before publishes nothing",
+                     example: "flux.derived{name = \"instruction\", from = {\"ticTacToe\"}, compute = function(game) return {text = game.gameInstruction} end}",
+                     details: [
+                        "`name`: the store's name. `from`: the names of the stores it is computed from (Swift or Lua stores, derived ones too). `compute`: `function(state, …)` returning the new state table; an error refuses the action that changed a source and rolls the whole dispatch back. The state is computed once when it is defined.",
+                        "A derived store handles no actions of its own: an action that changes none of its sources costs it nothing. Defining the name again from the same owner (a reloaded plugin) takes the new sources and `compute` and keeps the state until a source changes.",
+                     ]),
         FluxFunction(name: "view", signature: "flux.view(name, {store, render})",
                      summary: "defines a view provider: `render(state)` returns a table model",
                      example: "flux.view(\"counter\", {store = \"counter\", render = function(s) return {sections = {{cells = {{title = tostring(s.n)}}}}} end})",

@@ -2,10 +2,10 @@ import Flux
 import FluxLua
 
 extension Shell {
-    /// Puts the action monitor on the dispatcher and adds the shell's own `flux` functions:
-    /// `flux.log`, `flux.inspect` and `flux.print`.
+    /// Prepares the action monitor (on the dispatcher only while a log or watch is on) and adds the
+    /// shell's own `flux` functions: `flux.log`, `flux.inspect` and `flux.print`.
     func installDevtools() {
-        dispatcher.middleware.append(monitor)
+        monitor.history = dispatcher.history
         // Weak: the dispatcher and the host may outlive the shell (an app keeps them).
         monitor.wantsStates = { [weak self] in self.map { $0.isLogging || !$0.watches.isEmpty } ?? false }
         monitor.wantsReports = { [weak self] in self?.isLogging ?? false }
@@ -13,6 +13,7 @@ extension Shell {
             guard let self else { return }
             print(ActionText(host.renderOptions).entry(report))
         }
+        updateMonitor()
         host.addFunction(named: "log") { [weak self] arguments in
             guard let self else { throw FluxHostError.closed }
             let lua = arguments.stack
@@ -47,5 +48,17 @@ extension Shell {
         lua.push(function)
         for index in stride(from: 1, through: count, by: 1) { lua.pushCopy(of: index) }
         try lua.pcall(arguments: count, results: 1)
+    }
+
+    /// Puts the action monitor among the dispatcher's middleware while `:log` or a watch needs the
+    /// states before each action, and takes it out otherwise: an unwatched dispatch pays nothing for it.
+    func updateMonitor() {
+        let wanted = isLogging || !watches.isEmpty
+        let installed = dispatcher.middleware.contains { $0 === monitor }
+        if wanted, !installed {
+            dispatcher.middleware.append(monitor)
+        } else if !wanted, installed {
+            dispatcher.middleware.removeAll { $0 === monitor }
+        }
     }
 }

@@ -32,16 +32,7 @@ extension FluxHost {
     /// Defining a store that exists again (a reloaded plugin) replaces its handlers and keeps its state.
     func defineStore(_ arguments: LuaArguments) throws -> Int32 {
         let lua = arguments.stack
-        try arguments.expect(atMost: 1)
-        try arguments.expect(.table, at: 1)
-        guard lua.rawGet("name", from: 1) == .string, lua.rawLength(at: -1) > 0 else {
-            throw arguments.error(1, "field 'name' must be a non-empty string, got \(lua.type(at: -1).name)")
-        }
-        try arguments.rejectUnknownKeys(at: 1, allowed: Self.storeFields)
-        let name = try arguments.name(at: -1, of: 1, "field 'name'")
-        let spelling = lua.withBytes(at: -1) { Array($0) } ?? []
-        try Name.checkPrintable(name)
-        lua.pop()
+        let (name, spelling) = try definedName(arguments, fields: Self.storeFields)
 
         var handlers: [String: LuaRef] = [:]
         switch lua.rawGet("on", from: 1) {
@@ -89,6 +80,9 @@ extension FluxHost {
             guard owner == runningOwner, let existing = existing as? LuaStore else {
                 throw OwnershipError(kind: "store", name: name, owner: owner)
             }
+            guard existing.derivation == nil else {
+                throw FluxScriptError("store '\(name)' is defined already by flux.derived: a store with handlers needs a name of its own")
+            }
             try checkSpelling(spelling, ofStore: name)
             existing.handlers = handlers
             existing.waitFor = waitFor
@@ -119,15 +113,33 @@ extension FluxHost {
             store.payloads = payloads
             store.version = version
             store.migrate = migrate
-            dispatcher.register(store)
+            register(store)
             storeSpellings[name] = spelling
         }
         pluginRun?.stores.insert(name)
         for action in handlers.keys where !dispatcher.registry.contains(action) { registerLuaAction(action) }
-        // A redefinition may drop actions: their names go when no store handles them.
+        // A redefinition may drop actions: their names go when no store handles them. The routes
+        // followed the handlers (`LuaStore.handlers`); what the resolver prepared may name dropped actions.
         forgetUnhandledActions()
-        routesChanged()
+        resolver.registryChanged()
         return 0
+    }
+
+    /// The `name` of the table a store definition takes (its only argument), and its bytes as spelled,
+    /// once the table's fields are checked against `fields` (any other is refused).
+    func definedName(_ arguments: LuaArguments, fields: [String]) throws -> (name: String, spelling: [UInt8]) {
+        let lua = arguments.stack
+        try arguments.expect(atMost: 1)
+        try arguments.expect(.table, at: 1)
+        guard lua.rawGet("name", from: 1) == .string, lua.rawLength(at: -1) > 0 else {
+            throw arguments.error(1, "field 'name' must be a non-empty string, got \(lua.type(at: -1).name)")
+        }
+        try arguments.rejectUnknownKeys(at: 1, allowed: fields)
+        let name = try arguments.name(at: -1, of: 1, "field 'name'")
+        let spelling = lua.withBytes(at: -1) { Array($0) } ?? []
+        try Name.checkPrintable(name)
+        lua.pop()
+        return (name, spelling)
     }
 
     /// `version = 2, migrate = function(old_state, old_version) … end`: the version of the state's shape,
@@ -193,12 +205,8 @@ extension FluxHost {
     /// The payload fields declared for `action`: by the store it is named after (`bank` for
     /// `bank.deposit`) when that store declares them, else by the first Lua store that does.
     func payloadDeclaration(of action: String) -> LuaPayloadDeclaration? {
-        if let store = dispatcher.store(named: Self.storeName(ofAction: action)) as? LuaStore, let fields = store.payloads[action] {
-            return fields
-        }
-        for case let store as LuaStore in dispatcher.stores {
-            if let fields = store.payloads[action] { return fields }
-        }
-        return nil
+        let declarations = actionIndex.declarations(of: action)
+        // Every store declaring it declares it the same way (`checkPayloadDeclarations`).
+        return declarations[Self.storeName(ofAction: action)] ?? declarations.values.first
     }
 }
