@@ -2,7 +2,7 @@ import Flux
 import FluxLua
 import Foundation
 
-/// Workload 15: Lua stores defined at scale: 10,000 stores with an action each, 10,000 sharing one
+/// Workload 16: Lua stores defined at scale: 10,000 stores with an action each, 10,000 sharing one
 /// action, and the reload of a plugin holding 1,000 stores. Defining a store costs O(what it names), so
 /// each grows linearly (it was cubic: 1,600 stores took 57 s).
 enum StoreDefinition {
