@@ -86,7 +86,7 @@ public final class Dispatcher {
         /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
         @exclusivity(unchecked) var waitingOne: Registration?
 
-        init(token: DispatchToken, target: any DispatchTarget, dispatcher: Dispatcher) {
+        init(token: DispatchToken, target: any DispatchTarget) {
             self.token = token
             self.target = target
             transaction = target as? any TransactionalTarget ?? StatelessTransaction(target)
@@ -173,7 +173,7 @@ public final class Dispatcher {
     public func register(_ target: any DispatchTarget) -> DispatchToken {
         let token = DispatchToken(id: nextID, name: target.name)
         nextID += 1
-        let registration = Registration(token: token, target: target, dispatcher: self)
+        let registration = Registration(token: token, target: target)
         registrations.append(registration)
         registrationsByID[token.id] = registration
         if registrationsByName[token.name] == nil {

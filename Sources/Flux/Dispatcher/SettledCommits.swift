@@ -42,9 +42,7 @@ public final class SettledCommits: Middleware {
     private var subscribers: [(id: Int, body: (SettledCommit) -> Void)] = []
     private var nextID = 1
     /// Commits not settled yet: of the group open now, or of all-or-nothing work still running.
-    private var held: [SettledCommit] = []
-    /// How many commits were held when each running all-or-nothing work began.
-    private var marks: [Int] = []
+    private var held = SettlingQueue<SettledCommit>()
 
     private init() {}
 
@@ -75,38 +73,25 @@ public final class SettledCommits: Middleware {
         let origin: SettledCommit.Origin = dispatcher.dropsFollowUps ? .replay
             : dispatcher.isEffect ? .effect : dispatcher.isFollowUp ? .followUp : .direct
         let commit = SettledCommit(action: action, group: dispatcher.currentGroup, changed: changed, origin: origin)
-        if commit.group != nil || !marks.isEmpty {
-            held.append(commit)
-        } else {
-            tell(commit)
-        }
+        guard !held.holds(commit, inGroup: commit.group != nil) else { return }
+        for earlier in held.takeHeld() { tell(earlier) }
+        tell(commit)
     }
 
     public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
-        held.removeLast(min(actions, held.count))
+        held.rollBack(actions)
     }
 
     public func didEndGroup(_ label: String, in dispatcher: Dispatcher) {
-        if marks.isEmpty { tellHeld() }
+        for commit in held.endGroup() { tell(commit) }
     }
 
     public func willRunAllOrNothing(in dispatcher: Dispatcher) {
-        marks.append(held.count)
+        held.beginAllOrNothing()
     }
 
     public func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
-        let mark = marks.popLast() ?? 0
-        if !kept {
-            held.removeLast(held.count - min(mark, held.count))
-        } else if marks.isEmpty, dispatcher.currentGroup == nil {
-            tellHeld()
-        }
-    }
-
-    private func tellHeld() {
-        let commits = held
-        held.removeAll()
-        for commit in commits { tell(commit) }
+        for commit in held.endAllOrNothing(kept: kept, inGroup: dispatcher.currentGroup != nil) { tell(commit) }
     }
 
     private func tell(_ commit: SettledCommit) {

@@ -14,9 +14,7 @@ public final class ActionRecorder: Middleware {
     private let write: (String) -> Void
     private let clock: () -> Double
     /// Lines not written yet: of the group open now, or of all-or-nothing work still running.
-    private var held: [String] = []
-    /// How many lines were held when each running all-or-nothing work began.
-    private var marks: [Int] = []
+    private var held = SettlingQueue<String>()
 
     /// A recorder handing each line (without its newline) to `write`; `clock` gives the time in seconds.
     public init(clock: @escaping () -> Double = { Date().timeIntervalSince1970 }, write: @escaping (String) -> Void) {
@@ -42,41 +40,29 @@ public final class ActionRecorder: Middleware {
     }
 
     public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
-        held.removeLast(min(actions, held.count))
+        held.rollBack(actions)
     }
 
     public func didEndGroup(_ label: String, in dispatcher: Dispatcher) {
-        if marks.isEmpty { writeHeld() }
+        for line in held.endGroup() { writeLine(line) }
     }
 
     public func willRunAllOrNothing(in dispatcher: Dispatcher) {
-        marks.append(held.count)
+        held.beginAllOrNothing()
     }
 
     public func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
-        let mark = marks.popLast() ?? 0
-        if !kept {
-            held.removeLast(held.count - min(mark, held.count))
-        } else if marks.isEmpty, dispatcher.currentGroup == nil {
-            writeHeld()
-        }
+        for line in held.endAllOrNothing(kept: kept, inGroup: dispatcher.currentGroup != nil) { writeLine(line) }
     }
 
     private func emit(_ entry: ActionLogEntry) {
-        if entry.group != nil || !marks.isEmpty {
-            held.append(entry.line)
-            return
-        }
-        writeHeld()
-        count += 1
-        write(entry.line)
+        guard !held.holds(entry.line, inGroup: entry.group != nil) else { return }
+        for line in held.takeHeld() { writeLine(line) }
+        writeLine(entry.line)
     }
 
-    private func writeHeld() {
-        for line in held {
-            count += 1
-            write(line)
-        }
-        held.removeAll()
+    private func writeLine(_ line: String) {
+        count += 1
+        write(line)
     }
 }

@@ -62,18 +62,7 @@ extension FluxHost {
     /// - Throws: the load error, with file and line; the plugin is still listed, so it can be reloaded
     ///   once fixed, and nothing it registered before the error stays.
     public func loadPlugin(at path: String) throws {
-        let plugin = try Plugin(at: path)
-        // The same file by another spelling (`./p1.lua`, a symlink) is the plugin loaded already, under
-        // the path it was first loaded by: what it owns is named by that path.
-        if let loaded = plugins.first(where: { $0.name == plugin.name }) {
-            guard loaded.file == plugin.file else {
-                throw FluxScriptError("a plugin named '\(plugin.name)' is loaded already, from \(loaded.path)")
-            }
-            return try reload(loaded)
-        }
-        try checkDependencies(of: plugin)
-        plugins.append(plugin)
-        try reload(plugin)
+        try loadPlugin(try Plugin(at: path))
     }
 
     /// `unknown plugin 'tood': did you mean 'todo'? (loaded: todo)`.

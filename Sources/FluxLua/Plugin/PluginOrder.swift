@@ -74,6 +74,8 @@ extension FluxHost {
 
     /// Loads a plugin already read, unless its dependencies are not all loaded.
     func loadPlugin(_ plugin: Plugin) throws {
+        // The same file by another spelling (`./p1.lua`, a symlink) is the plugin loaded already, under
+        // the path it was first loaded by: what it owns is named by that path.
         if let loaded = plugins.first(where: { $0.name == plugin.name }) {
             guard loaded.file == plugin.file else {
                 throw FluxScriptError("a plugin named '\(plugin.name)' is loaded already, from \(loaded.path)")

@@ -79,10 +79,7 @@ struct ScreenLineBuilder {
     /// An SGR style (`"1"`, `"2;7"`; `"0"` resets) when colour is on.
     mutating func style(_ parameters: String) {
         guard color else { return }
-        bytes.append(0x1B)
-        bytes.append(0x5B)
-        bytes.append(contentsOf: parameters.utf8)
-        bytes.append(0x6D)
+        bytes.appendSGR(parameters)
         styled = parameters != "0"
     }
 

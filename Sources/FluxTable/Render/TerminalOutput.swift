@@ -31,10 +31,7 @@ struct TerminalOutput {
     /// An SGR style (`"1"` bold, `"2"` dim, `"0"` reset) when colour is on.
     mutating func style(_ parameters: String) {
         guard color else { return }
-        bytes.append(0x1B)
-        bytes.append(0x5B)
-        bytes.append(contentsOf: parameters.utf8)
-        bytes.append(0x6D)
+        bytes.appendSGR(parameters)
     }
 
     /// Ends the line, dropping held-back spaces.
@@ -46,5 +43,15 @@ struct TerminalOutput {
     /// Everything written.
     var string: String {
         String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension [UInt8] {
+    /// An SGR sequence, `ESC [ parameters m`: the one way table output and screen lines write a style.
+    mutating func appendSGR(_ parameters: String) {
+        append(0x1B)
+        append(0x5B)
+        append(contentsOf: parameters.utf8)
+        append(0x6D)
     }
 }

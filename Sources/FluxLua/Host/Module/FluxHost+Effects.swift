@@ -311,6 +311,18 @@ extension FluxHost {
     /// dispatches marked as an effect's, its error reported and counted; then the listeners it set off.
     func runEffectCallback(_ function: LuaRef, owner: Owner, source: String, drain: Bool = true,
                            arguments: (LuaStack) throws -> Void) {
+        do {
+            try asEffect(of: owner) { try vm.call(function, arguments: arguments) }
+        } catch {
+            effectsState.failures += 1
+            report(error, heading: "error in \(source)", source: source, callback: source)
+        }
+        if drain { runListeners() }
+    }
+
+    /// Runs `body` as an effect's callback of `owner` does: what it starts is the owner's, what it
+    /// dispatches is marked as an effect's.
+    func asEffect(of owner: Owner, _ body: () throws -> Void) throws {
         let outerOwner = runningOwner, wasEffect = dispatcher.isEffect
         runningOwner = owner
         dispatcher.isEffect = true
@@ -318,13 +330,7 @@ extension FluxHost {
             runningOwner = outerOwner
             dispatcher.isEffect = wasEffect
         }
-        do {
-            try vm.call(function, arguments: arguments)
-        } catch {
-            effectsState.failures += 1
-            report(error, heading: "error in \(source)", source: source, callback: source)
-        }
-        if drain { runListeners() }
+        try body()
     }
 
     /// Ends every effect of `owner`: its plugin was unloaded, or reloaded successfully.

@@ -183,19 +183,6 @@ extension FluxHost {
         runListeners()
     }
 
-    /// Runs `body` as an effect's callback of `owner` does: what it starts is the owner's, what it
-    /// dispatches is marked as an effect's.
-    private func asEffect(of owner: Owner, _ body: () throws -> Void) throws {
-        let outerOwner = runningOwner, wasEffect = dispatcher.isEffect
-        runningOwner = owner
-        dispatcher.isEffect = true
-        defer {
-            runningOwner = outerOwner
-            dispatcher.isEffect = wasEffect
-        }
-        try body()
-    }
-
     /// `flux.outbox_state(name)` → `{name, paused, pending, in_flight, sent, rejected, next_ms, entries}`,
     /// each entry `{id, action, attempts, last_error}`, oldest first.
     func outboxState(_ arguments: LuaArguments) throws -> Int32 {
