@@ -26,18 +26,42 @@ local function filter_row(filter)
           action = "annotationFilter.toggleFilter", payload = {filter = filter.id}}
 end
 
+-- A group's details, shown while the state selects it: the way back, its filters, and its reset.
+local function details(state, group)
+  local cells, on = {}, false
+  for _, filter in ipairs(state[group.field]) do
+    cells[#cells + 1] = filter_row(filter)
+    on = on or filter.enabled
+  end
+  cells[#cells + 1] = {id = "resetFiltersInGroup", title = "Reset " .. group.header, enabled = on,
+                       action = "annotationFilter.resetFiltersInGroup", payload = {group = group.id}}
+  return {sections = {
+    {id = "back", cells = {{id = "leaveFilterGroup", title = "Back to all filters",
+                            action = "annotationFilter.leaveFilterGroup"}}},
+    {id = group.id, header = group.header, height = 28, cells = cells},
+  }}
+end
+
 -- The view provider: a pure function from the store's state to a table. `state` is read-only; to
 -- change anything the script dispatches an action instead.
 flux.view("filterList", {store = "annotationFilter", render = function(state)
+  for _, group in ipairs(groups) do
+    if state.selectedFilterGroup == group.id then return details(state, group) end
+  end
   -- The lone "hide everything" switch comes first, without a header.
   local sections = {{id = "hideEverything", cells = {filter_row(state.hideEverythingFilter)}}}
+  local entries = {}
   for _, group in ipairs(groups) do
     local cells = {}
     for _, filter in ipairs(state[group.field]) do cells[#cells + 1] = filter_row(filter) end
     sections[#sections + 1] = {id = group.id, header = group.header, height = 28, cells = cells}
+    entries[#entries + 1] = {id = "group." .. group.id, title = group.header, accessory = "disclosure",
+                             action = "annotationFilter.enterFilterGroup", payload = {group = group.id}}
   end
-  -- The seed's toolbar button, as a last row: a disabled row cannot be tapped.
-  sections[#sections + 1] = {id = "actions", cells = {{id = "clear", title = "Clear", enabled = state.isFiltering}}}
+  -- The seed's toolbar button, as a last row: a disabled row cannot be chosen.
+  entries[#entries + 1] = {id = "resetFilters", title = "Clear filters", enabled = state.isFiltering,
+                           action = "annotationFilter.resetFilters"}
+  sections[#sections + 1] = {id = "groups", header = "Filter groups", height = 28, cells = entries}
   return {sections = sections}
 end})
 
@@ -65,7 +89,7 @@ local function row(model, section_id, row_id)
 end
 
 local function clear_enabled()
-  return row(flux.model("filterList"), "actions", "clear").enabled
+  return row(flux.model("filterList"), "groups", "resetFilters").enabled
 end
 
 local function toggle(kind) flux.dispatch("annotationFilter.toggleFilter", {filter = kind}) end
@@ -167,6 +191,13 @@ describe("entering a filter group", function()
 
   it("selects the group, to show its details", function()
     expect(flux.state("annotationFilter").selectedFilterGroup, "issues")
+  end)
+
+  it("shows the way back, the group's filters and its reset, as the shipped Swift view does", function()
+    local model = flux.model("filterList")
+    expect(#model.sections, 2)
+    expect(model.sections[2].header, "Issues")
+    expect(flux.model("filterList"), flux.model("annotationFilter"))
   end)
 
   it("goes back to the overview when leaving", function()

@@ -30,6 +30,28 @@ ui:press("ctrl+r")                              -- redo
 expect(flux.state("annotationFilter").isFiltering, true)
 ui:close()
 
+-- A group row enters the group's details, as the seed's popover does: the way back, the group's
+-- filters, and its reset ("Reset Issues" is disabled while none of them is on, so the cursor skips it).
+local groups = flux.pilot("annotationFilter", {width = 44, height = 12})
+groups:press("end"):press("up"):press("up"):press("enter")   -- "Issues ›" under "Filter groups"
+expect(flux.state("annotationFilter").selectedFilterGroup, "issues")
+expect(groups:screen(), [[
+annotationFilter
+   Back to all filters
+
+Issues
+   Assigned to me
+▸  Open issues only
+   Unassigned
+   Reset Issues
+
+
+annotationFilter.enterFilterGroup {group = …
+↑↓ move  ⏎ run  u undo  ^R redo  ? keys  q…]])
+groups:press("home"):press("enter")                          -- "Back to all filters"
+expect(flux.state("annotationFilter").selectedFilterGroup, nil)
+groups:close()
+
 -- Tic-tac-toe by keys: Right picks the square within a row, Down keeps the column.
 local game = flux.pilot("ticTacToe", {width = 40, height = 8})
 game:press("right"):press("enter")              -- X in the middle of the top row
