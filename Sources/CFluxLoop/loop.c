@@ -2,14 +2,23 @@
 #include "CFluxLoop.h"
 #include "internal.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 static fluxloop_event_fn event_function = NULL;
 
 void fluxloop_set_event_function(fluxloop_event_fn function) { event_function = function; }
 
 static __thread uv_loop_t *thread_loop = NULL;
+static __thread int thread_number = 0;
+static int threads_numbered = 0;
+
+int fluxloop_thread_number(void) {
+    if (thread_number == 0) thread_number = __atomic_add_fetch(&threads_numbered, 1, __ATOMIC_RELAXED);
+    return thread_number;
+}
 
 uv_loop_t *fluxloop_loop(void) {
     if (thread_loop == NULL) {
@@ -69,49 +78,100 @@ void fluxloop_timer_close(fluxloop_timer *timer) {
 
 /* MARK: Descriptors */
 
+/* One poll handle per descriptor, for the life of the thread's loop: each wait starts it and stops it.
+ * A handle made and closed for every wait would leave the closing one and the next wait's on the same
+ * descriptor at once (libuv keeps one watcher per descriptor, and a close still pending makes the next
+ * round return without waiting). The handle is made again only when the descriptor now names another
+ * file (closed and reused), which a started handle must never meet: libuv aborts when epoll refuses it. */
 struct fluxloop_poll {
-    uv_poll_t handle;
+    uv_poll_t handle; /* first: the block is freed through it */
     uint64_t id;
+    int fd;
+    dev_t device;
+    ino_t inode;
+    int started;
+    struct fluxloop_poll *next;
 };
 
+static __thread fluxloop_poll *polls = NULL;
+
 static void poll_ready(uv_poll_t *handle, int status, int events) {
-    (void)status;
     (void)events;
     fluxloop_poll *poll = (fluxloop_poll *)handle;
     fluxloop_report(poll->id, FLUXLOOP_READABLE, status, 0, NULL, 0);
 }
 
-fluxloop_poll *fluxloop_poll_start(uint64_t id, int fd, int *error) {
+/* Forgets the handle of `fd`, if any (the descriptor was closed or names another file now). */
+static void poll_forget(int fd) {
+    for (fluxloop_poll **link = &polls; *link != NULL; link = &(*link)->next) {
+        fluxloop_poll *poll = *link;
+        if (poll->fd != fd) continue;
+        *link = poll->next;
+        uv_poll_stop(&poll->handle);
+        uv_close((uv_handle_t *)&poll->handle, free_on_close);
+        return;
+    }
+}
+
+/* The handle of `fd`, made on first use; NULL with *error set when the descriptor cannot be polled. */
+static fluxloop_poll *poll_for(int fd, int *error) {
+    struct stat status;
+    if (fstat(fd, &status) != 0) {
+        *error = -errno;
+        poll_forget(fd);
+        return NULL;
+    }
+    for (fluxloop_poll *poll = polls; poll != NULL; poll = poll->next) {
+        if (poll->fd != fd) continue;
+        if (poll->device == status.st_dev && poll->inode == status.st_ino) return poll;
+        poll_forget(fd);
+        break;
+    }
     fluxloop_poll *poll = calloc(1, sizeof *poll);
     if (poll == NULL) {
         *error = UV_ENOMEM;
         return NULL;
     }
-    poll->id = id;
     /* uv_poll_init makes the descriptor non-blocking, and a terminal's descriptors share that flag: the
      * shell's standard output would then fail with EAGAIN on a slow terminal, and a script's io.read()
      * return at once. Polling needs no such mode (nothing here reads), so the descriptor keeps its own. */
     int flags = fcntl(fd, F_GETFL);
-    int status = uv_poll_init(fluxloop_loop(), &poll->handle, fd);
+    int result = uv_poll_init(fluxloop_loop(), &poll->handle, fd);
     if (flags != -1) fcntl(fd, F_SETFL, flags);
-    if (status != 0) {
+    if (result != 0) {
         free(poll);
-        *error = status;
+        *error = result;
         return NULL;
     }
-    status = uv_poll_start(&poll->handle, UV_READABLE | UV_DISCONNECT, poll_ready);
-    if (status != 0) {
-        uv_close((uv_handle_t *)&poll->handle, free_on_close);
-        *error = status;
-        return NULL;
-    }
+    poll->fd = fd;
+    poll->device = status.st_dev;
+    poll->inode = status.st_ino;
+    poll->next = polls;
+    polls = poll;
     return poll;
 }
 
-void fluxloop_poll_close(fluxloop_poll *poll) {
-    if (poll == NULL) return;
+fluxloop_poll *fluxloop_poll_start(uint64_t id, int fd, int *error) {
+    fluxloop_poll *poll = poll_for(fd, error);
+    if (poll == NULL) return NULL;
+    if (poll->started) { /* a wait inside a wait on the same descriptor */
+        *error = UV_EEXIST;
+        return NULL;
+    }
+    poll->id = id;
+    int result = uv_poll_start(&poll->handle, UV_READABLE | UV_DISCONNECT, poll_ready);
+    if (result != 0) {
+        *error = result;
+        return NULL;
+    }
+    poll->started = 1;
+    return poll;
+}
+
+void fluxloop_poll_stop(fluxloop_poll *poll) {
+    if (poll == NULL || !poll->started) return;
     uv_poll_stop(&poll->handle);
-    uv_close((uv_handle_t *)&poll->handle, free_on_close);
+    poll->started = 0;
 }
 
 /* MARK: File watches */

@@ -135,3 +135,5 @@ int fluxrl_signal_take_resize(void) {
 int fluxrl_signal_take_other(void) {
     return __atomic_exchange_n(&other, 0, __ATOMIC_SEQ_CST);
 }
+
+int fluxrl_signal_other_pending(void) { return __atomic_load_n(&other, __ATOMIC_SEQ_CST) != 0; }

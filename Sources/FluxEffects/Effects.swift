@@ -494,7 +494,7 @@ public final class Effects {
         }
         if let timeout { waker = fluxloop_timer_start(0, UInt64(max(0, timeout).rounded(.up)), 0) }
         defer {
-            fluxloop_poll_close(poll)
+            fluxloop_poll_stop(poll)
             fluxloop_timer_close(waker)
         }
         while isBusy {

@@ -33,11 +33,31 @@ public final class EventLoop {
 
     /// The calling thread's loop.
     public static var shared: EventLoop {
-        let key = "FluxEffects.EventLoop"
-        if let loop = Thread.current.threadDictionary[key] as? EventLoop { return loop }
+        let number = Int(fluxloop_thread_number())
+        if let loop = registry.loop(number) { return loop }
         let loop = EventLoop()
-        Thread.current.threadDictionary[key] = loop
+        registry.set(loop, number)
         return loop
+    }
+
+    /// The loops by their thread's number: every event looks its loop up, and the thread's dictionary (a
+    /// string key bridged and a cast, each time) cost more than the rest of a timer's firing.
+    private static let registry = Registry()
+
+    private final class Registry: @unchecked Sendable {
+        private let lock = NSLock()
+        private var loops: [EventLoop?] = []
+
+        func loop(_ number: Int) -> EventLoop? {
+            lock.withLock { number < loops.count ? loops[number] : nil }
+        }
+
+        func set(_ loop: EventLoop, _ number: Int) {
+            lock.withLock {
+                if loops.count <= number { loops += Array(repeating: nil, count: number + 1 - loops.count) }
+                loops[number] = loop
+            }
+        }
     }
 
     private var handlers: [UInt64: (Event) -> Void] = [:]

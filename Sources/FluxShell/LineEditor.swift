@@ -130,7 +130,7 @@ public final class LineEditor {
             }
             switch Poller.wait(for: input) {
             case .readable:
-                rl_callback_read_char()
+                fluxrl_read_char()
             case .woken:
                 continue
             case .closed:
@@ -257,7 +257,9 @@ private enum Poller {
         flags.inputReady = false
         flags.wakeReady = false
         var error: Int32 = 0
-        // A regular file cannot be polled (epoll refuses it), and always has its next bytes ready.
+        // A regular file cannot be polled (epoll refuses it), and always has its next bytes ready. The loop
+        // keeps one handle per descriptor, started here and stopped at the end: no handle is made or
+        // closed per wait.
         guard let input = fluxloop_poll_start(flags.inputID, fd, &error) else {
             return error == -EBADF ? .closed : .readable
         }
@@ -266,13 +268,11 @@ private enum Poller {
         // Without a self-pipe a signal landing just before the wait would wait for the next key.
         let tick = wakeable && waker == nil ? fluxloop_timer_start(flags.wakeID, 100, 0) : nil
         defer {
-            fluxloop_poll_close(input)
-            fluxloop_poll_close(waker)
+            fluxloop_poll_stop(input)
+            fluxloop_poll_stop(waker)
             fluxloop_timer_close(tick)
         }
-        // A round may end with nothing seen: one that finishes closing the last wait's handles does not
-        // block (libuv), and one may only run effects' callbacks. Returning then would close these
-        // handles too, and the next wait would return at once again: the prompt would spin, using a core.
+        // A round may end with nothing seen: one that only ran effects' callbacks, or closed their handles.
         repeat {
             loop.runOnce()
         } while !flags.inputReady && !flags.wakeReady
@@ -356,6 +356,9 @@ private enum Readline {
         fluxrl_set_catch_signals(0)
         fluxrl_set_catch_sigwinch(0)
         fluxrl_set_change_environment(0)
+        // A Ctrl-C discards what was typed but not read yet: readline's own read would then wait for the
+        // next key, the signal unseen.
+        fluxrl_use_key_reader()
     }
 
     /// Replaces readline's history with `history`'s entries, bounded the same way.

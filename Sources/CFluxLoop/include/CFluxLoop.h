@@ -27,6 +27,9 @@ typedef void (*fluxloop_event_fn)(uint64_t id, int kind, int64_t a, int64_t b, c
 
 void fluxloop_set_event_function(fluxloop_event_fn function);
 
+/* The calling thread's number (1, 2, …; never reused): what Swift finds the thread's loop by, per event. */
+int fluxloop_thread_number(void);
+
 /* Runs the thread's loop: mode 0 until no handle is active, 1 one round (waiting for an event),
  * 2 one round without waiting. Returns whether handles are still active. */
 int fluxloop_run(int mode);
@@ -49,10 +52,12 @@ void fluxloop_timer_close(fluxloop_timer *timer);
 /* MARK: Descriptors */
 
 typedef struct fluxloop_poll fluxloop_poll;
-/* Reports FLUXLOOP_READABLE while `fd` has input. NULL when the descriptor cannot be polled (a regular
- * file), with *error set to the negated errno. */
+/* Reports FLUXLOOP_READABLE, to `id`, while `fd` has input, until fluxloop_poll_stop. NULL when the
+ * descriptor cannot be polled (a regular file, a closed descriptor, one already polled), with *error set
+ * to the negated errno. The loop keeps one handle per descriptor for its life, started and stopped. */
 fluxloop_poll *fluxloop_poll_start(uint64_t id, int fd, int *error);
-void fluxloop_poll_close(fluxloop_poll *poll);
+/* Stops reporting; the handle stays for the descriptor's next start. */
+void fluxloop_poll_stop(fluxloop_poll *poll);
 
 /* MARK: File watches */
 

@@ -116,5 +116,16 @@ int fluxrl_signal_interrupt_pending(void);
 int fluxrl_signal_take_resize(void);
 /* The last other caught signal since the last call (0 for none); clears it. */
 int fluxrl_signal_take_other(void);
+/* Whether another caught signal arrived and was not taken yet, leaving it set. */
+int fluxrl_signal_other_pending(void);
+
+/* MARK: - Reading keys (key_reader.c) */
+
+/* Makes readline read keys with a reader that a pending SIGINT (or other caught signal) interrupts: the
+ * key being read is abandoned and rl_callback_read_char returns, never blocking on input the terminal
+ * discarded at Ctrl-C. */
+void fluxrl_use_key_reader(void);
+/* rl_callback_read_char, then puts back what an abandoned key changed (the bell style). */
+void fluxrl_read_char(void);
 
 #endif
