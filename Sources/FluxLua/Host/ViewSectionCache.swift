@@ -35,9 +35,6 @@ final class ViewSectionCache {
 
     /// The sections of the last render that had a `from`, by id.
     private var entries: [String: Entry] = [:]
-    /// How many sections the last render built with `build`, and how many it took from the cache.
-    private(set) var built = 0
-    private(set) var reused = 0
 
     /// The table model at `index` (what a render function returned): its sections decoded, those with
     /// `build` built or reused. The stack is left as it was. A model that fails leaves the cache as it was.
@@ -45,6 +42,7 @@ final class ViewSectionCache {
         let index = lua.absoluteIndex(index)
         let base = lua.top
         defer { lua.top = base }
+        try lua.ensureSpace(8) // the list, a section, its build and from, a kept from or a call's
         // A model without a lazy section decodes as any table model does (its errors unchanged).
         guard lua.rawGet("sections", from: index) == .table, hasLazySection(at: lua.top, on: lua) else {
             lua.top = base
@@ -55,7 +53,6 @@ final class ViewSectionCache {
         var sections: [SectionModel] = []
         sections.reserveCapacity(count)
         var kept: [String: Entry] = [:]
-        var built = 0, reused = 0
         for position in 1 ... count {
             let path: [any CodingKey] = [LuaCodingKey(stringValue: "model"), LuaCodingKey(stringValue: "sections"),
                                          LuaCodingKey(index: position - 1)]
@@ -74,7 +71,6 @@ final class ViewSectionCache {
                 if lua.rawEqual(from, -1) {
                     sections.append(entry.section)
                     kept[id] = entry
-                    reused += 1
                     continue
                 }
                 lua.pop()
@@ -90,7 +86,6 @@ final class ViewSectionCache {
                                                   stack: lua, options: LuaDecoder())
             made.id = id
             sections.append(made)
-            built += 1
             if !lua.isNil(at: from) { kept[id] = Entry(from: lua.ref(at: from), section: made) }
         }
         // Every section was checked as it was built: only the ids across sections are left to check.
@@ -103,8 +98,6 @@ final class ViewSectionCache {
                 debugDescription: "invalid sections: \(error)", underlyingError: error))
         }
         entries = kept
-        self.built = built
-        self.reused = reused
         return model
     }
 
