@@ -17,6 +17,12 @@ import Darwin
 /// fluxsh test examples            # each script in a fresh shell; ok/FAIL per script
 /// fluxsh --session game           # keep the stores and undo history in the session "game"
 /// ```
+///
+/// ArgumentParser routes the words: a first plain word naming a subcommand runs it, anything else runs
+/// ``Start`` (the default subcommand: the prompt, or a script as `lua` runs one). Options typed before a
+/// subcommand's name (`fluxsh --no-color test`) are this command's; each subcommand merges them with its
+/// own (``ShellOptions/merged(after:)``), which are of a type of their own: a group of one type at two
+/// levels would be decoded once, at the first, and the second level's words lost.
 public struct Fluxsh: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fluxsh",
@@ -34,110 +40,63 @@ public struct Fluxsh: ParsableCommand {
             \(UserConfig.locations)
             """,
         version: Fluxsh.version,
-        subcommands: [Run.self, Test.self, Open.self]
+        subcommands: [Start.self, Run.self, Test.self, Open.self, Help.self],
+        defaultSubcommand: Start.self
     )
 
     /// The version `--version` prints.
     public static let version = "0.1.0"
 
-    @OptionGroup var options: ShellOptions
-
-    @OptionGroup var lua: LuaCommandLine
-
-    @Flag(name: .customLong("man"), help: "Print the manual page fluxsh(1) in roff (man -l FILE reads it).")
-    var man = false
+    /// The options typed before a subcommand's name.
+    @OptionGroup var options: ShellOptions<Fluxsh>
 
     public init() {}
 
-    /// Parses the command line and runs it. A script argument would take the names `run`, `test` and
-    /// `help`, so the first word that is not an option (or an option's value) is looked at first: a
-    /// subcommand's name runs that subcommand with the other words, the options before it included
-    /// (`fluxsh --no-color test`); `help` shows the help of the subcommand named after it, or of fluxsh.
+    /// Parses the command line and runs it; a request for fluxsh's help (`--help`, `help`, or `--help`
+    /// beside the default mode's options) prints ``printHelp()``'s, which has the default mode's options
+    /// and the sections ArgumentParser does not make.
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        switch subcommand(in: arguments) {
-        case nil where arguments.contains(where: { $0 == "--help" || $0 == "-h" }) && !arguments.contains("--"):
-            printHelp()
-        case nil: main(arguments)
-        case let (.help, rest)?: help(rest)
-        case let (.command(subcommand), rest)?: subcommand.main(rest)
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exit(withMessageFor: error, arguments: arguments)
         }
     }
 
-    /// What the first plain word of a command line names.
-    enum Subcommand {
-        case command(ParsableCommand.Type)
-        /// `fluxsh help [SUBCOMMAND]`, as the help's last line offers.
-        case help
-    }
-
-    /// The subcommand the first plain word of `arguments` names, and the other words; nil for none.
-    static func subcommand(in arguments: [String]) -> (Subcommand, [String])? {
-        let valued: Set = ["--plugins", "--session", "-e", "-l"]
-        var index = 0
-        while index < arguments.count {
-            let word = arguments[index]
-            if word == "--" { return nil }
-            if word.hasPrefix("-") && word.count > 1 {
-                index += valued.contains(word) ? 2 : 1
-                continue
-            }
-            var rest = arguments
-            rest.remove(at: index)
-            if word == "help" { return (.help, rest) }
-            guard let subcommand = configuration.subcommands.first(where: { $0._commandName == word }) else { return nil }
-            return (.command(subcommand), rest)
+    /// Prints what `error` says, as ArgumentParser's `exit(withError:)` does, and exits with its status;
+    /// with three differences. A request for fluxsh's help (`--help`, `help`, or `--help` after the default
+    /// mode's options) prints ``printHelp()``'s, which has the default mode's options and the sections
+    /// ArgumentParser does not make. The default mode's name, only there to be routed to, is not shown
+    /// (`See 'fluxsh --help'`). And a subcommand named with nothing after it (`fluxsh run`) shows its
+    /// help after the error, as ArgumentParser does for a command given no words at all.
+    static func exit(withMessageFor error: any Error, arguments: [String]) -> Never {
+        let code = exitCode(for: error)
+        var message = fullMessage(for: error)
+        if code == .success, message == helpMessage() || message == helpMessage(for: Start.self) { printHelp() }
+        message = message.replacingOccurrences(of: "'fluxsh \(Start._commandName) ", with: "'fluxsh ")
+        if code == .validationFailure, arguments.count == 1,
+           let named = configuration.subcommands.first(where: { $0.configuration.shouldDisplay && $0._commandName == arguments[0] }) {
+            message = (message.split(separator: "\n").first.map(String.init) ?? message) + "\n\n" + helpMessage(for: named)
         }
-        return nil
+        if !message.isEmpty { (code == .success ? writeOut : writeErr)(message + "\n") }
+        Fluxsh.exit(withError: code == .success ? nil : ExitCode(code.rawValue))
     }
 
-    /// `fluxsh help [SUBCOMMAND]`: the subcommand's help, or fluxsh's; an unknown name is a usage error.
-    static func help(_ words: [String]) -> Never {
-        let names = words.filter { !$0.hasPrefix("-") }
-        let subcommands: [ParsableCommand.Type] = configuration.subcommands
-        if names.isEmpty { printHelp() }
-        if names.count == 1, let subcommand = subcommands.first(where: { $0._commandName == names[0] }) {
-            subcommand.exit(withError: CleanExit.helpRequest(subcommand))
-        }
-        let known = subcommands.map { $0._commandName }.joined(separator: ", ")
-        Fluxsh.exit(withError: ValidationError("help: no subcommand '\(names.joined(separator: " "))' (subcommands: \(known))"))
-    }
-
-    /// fluxsh's help, ending with EXAMPLES, ENVIRONMENT and FILES, and exit 0.
+    /// fluxsh's help: the default mode's (usage, options, arguments), the subcommands, then EXAMPLES,
+    /// ENVIRONMENT and FILES; and exit 0.
     static func printHelp() -> Never {
-        writeOut(helpMessage() + "\n\n" + FluxshManual.helpSections + "\n")
+        writeOut(helpText() + "\n\n" + FluxshManual.helpSections + "\n")
         Fluxsh.exit()
     }
 
-    /// The REPL, or a script and statements as `lua` runs them.
-    public func run() throws {
-        if man { return writeOut(FluxshManual.manualPage()) }
-        let editor = LineEditor()
-        var configuration = options.configuration
-        configuration.userConfig = options.clean ? nil : UserConfig.located()
-        // A session is kept by default only for a person at the prompt, not for a script run as `lua` runs it.
-        let prompts = editor.isInteractive && (!lua.runsCode || lua.wantsPrompt)
-        configuration.session = try options.session.choice(defaultName: prompts ? SessionChoice.defaultName : nil)
-        try SessionOptions.refuseIfOpenElsewhere(configuration.session)
-        var reported = false
-        let shell = Shell(configuration: configuration, write: writeOut) { text in
-            reported = true
-            writeErr(text)
-        }
-        if lua.runsCode {
-            let ran = shell.runInit() && lua.run(in: shell)
-            // A subscriber's, view's or watch's error fails the run too, as in `fluxsh run`.
-            if !lua.wantsPrompt {
-                shell.finish()
-                throw ExitCode(ran && !reported ? 0 : 1)
-            }
-        }
-        // The banner belongs with the prompt, on the terminal, not in a file standard output goes to.
-        if editor.isInteractive { (isatty(STDOUT_FILENO) == 1 ? writeOut : writeErr)(Self.banner(for: shell)) }
-        if !lua.runsCode { shell.runInit() }
-        let status = REPL(shell: shell, editor: editor).run()
-        shell.finish()
-        if status != 0 { throw ExitCode(status) }
+    /// The default mode's help with the subcommands' list (from fluxsh's own help) after its options.
+    static func helpText(columns: Int? = nil) -> String {
+        let own = helpMessage(for: Start.self, columns: columns)
+        let root = helpMessage(columns: columns)
+        guard let subcommands = root.range(of: "\nSUBCOMMANDS:\n") else { return own }
+        return own + root[subcommands.lowerBound...]
     }
 
     static func banner(for shell: Shell, width: Int = RenderOptions.detect().width) -> String {
@@ -163,8 +122,9 @@ public struct Fluxsh: ParsableCommand {
     }
 }
 
-/// The options every `fluxsh` mode takes.
-struct ShellOptions: ParsableArguments {
+/// The options every `fluxsh` mode takes. `Level` is the command holding them: a type for each, so that
+/// ArgumentParser decodes each level's words (see ``Fluxsh``).
+struct ShellOptions<Level>: ParsableArguments {
     @Option(name: .customLong("plugins"), help: ArgumentHelp("Load every plugin in a folder, or one plugin by its .lua file (repeatable).", valueName: "dir|file"))
     var plugins: [String] = []
 
@@ -194,7 +154,25 @@ struct ShellOptions: ParsableArguments {
         }
     }
 
-    @OptionGroup var session: SessionOptions
+    @OptionGroup var session: SessionOptions<Level>
+
+    /// These options with those typed before the subcommand's name: a flag given at either place, the
+    /// plugins of both (the outer first), the session named here or else there.
+    ///
+    /// - Throws: `ValidationError` for options that contradict each other across the two places
+    ///   (`fluxsh --session a run --no-session …`).
+    func merged<Outer>(after outer: ShellOptions<Outer>) throws -> ShellOptions<Level> {
+        var merged = self
+        merged.plugins = outer.plugins + plugins
+        merged.noColor = outer.noColor || noColor
+        merged.noFeatures = outer.noFeatures || noFeatures
+        merged.clean = outer.clean || clean
+        merged.session.name = session.name ?? outer.session.name
+        merged.session.fresh = outer.session.fresh || session.fresh
+        merged.session.none = outer.session.none || session.none
+        try merged.session.validate()
+        return merged
+    }
 
     var configuration: ShellConfiguration {
         var configuration = ShellConfiguration()
@@ -208,13 +186,16 @@ struct ShellOptions: ParsableArguments {
 extension Fluxsh {
     /// `fluxsh run FILE…`.
     struct Run: ParsableCommand {
-        // Its usage and errors name it as typed, `fluxsh run`: main() runs it without its parent.
         static let configuration = CommandConfiguration(
-            _superCommandName: "fluxsh",
             abstract: "Run scripts in one shell; stop with a non-zero status at the first error."
         )
 
-        @OptionGroup var options: ShellOptions
+        @ParentCommand var fluxsh: Fluxsh
+
+        @OptionGroup var ownOptions: ShellOptions<Run>
+
+        /// The options, with those typed before `run`.
+        var options: ShellOptions<Run> { get throws { try ownOptions.merged(after: fluxsh.options) } }
 
         @Argument(help: ArgumentHelp("The Lua scripts to run, in order.", valueName: "file"))
         var files: [String]
@@ -223,14 +204,16 @@ extension Fluxsh {
         var timeout: Double?
 
         func validate() throws {
+            _ = try options
             guard !files.isEmpty else { throw ValidationError("name at least one script to run") }
             if let timeout { guard timeout.isFinite, timeout >= 0 else { throw ValidationError("--timeout must be 0 seconds or more") } }
         }
 
         func run() throws {
+            let options = try options
             var configuration = options.configuration
             configuration.session = try options.session.choice(defaultName: nil)
-            try SessionOptions.refuseIfOpenElsewhere(configuration.session)
+            try SessionChoice.refuseIfOpenElsewhere(configuration.session)
             var runner = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr)
             runner.timeout = timeout
             let status = runner.run(files)
@@ -241,11 +224,15 @@ extension Fluxsh {
     /// `fluxsh test [DIR|FILE…]`.
     struct Test: ParsableCommand {
         static let configuration = CommandConfiguration(
-            _superCommandName: "fluxsh",
             abstract: "Run each script in a fresh shell; print ok or FAIL per script, then the counts."
         )
 
-        @OptionGroup var options: ShellOptions
+        @ParentCommand var fluxsh: Fluxsh
+
+        @OptionGroup var ownOptions: ShellOptions<Test>
+
+        /// The options, with those typed before `test`.
+        var options: ShellOptions<Test> { get throws { try ownOptions.merged(after: fluxsh.options) } }
 
         @Option(help: ArgumentHelp("Run the scripts whose path contains this text, and of the others the tests whose name does.", valueName: "pattern"))
         var filter: String?
@@ -284,12 +271,14 @@ extension Fluxsh {
         func validate() throws {
             guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+            let options = try options
             if options.session.name != nil || options.session.fresh {
                 throw ValidationError("test runs each script in a fresh shell: --session and --fresh do not apply")
             }
         }
 
         func run() throws {
+            let options = try options
             var configuration = options.configuration
             configuration.color = false
             let runner = ScriptRunner(configuration: configuration, write: writeOut, writeError: writeErr)

@@ -68,10 +68,11 @@ enum FluxshManual {
             lines += [".nf", roff(usage.trimmingCharacters(in: .whitespaces)), ".fi", ".br"]
         }
         lines += [".SH DESCRIPTION", roff(Fluxsh.configuration.discussion.components(separatedBy: "\n\nEXAMPLES").first ?? "")]
-        lines += [".SH OPTIONS"] + optionLines(Fluxsh.helpMessage(columns: 200))
-        for subcommand in Fluxsh.configuration.subcommands {
+        // The default mode's options are fluxsh's (Fluxsh.Start, which the help shows as fluxsh's).
+        lines += [".SH OPTIONS"] + optionLines(Fluxsh.helpMessage(for: Fluxsh.Start.self, columns: 200))
+        for subcommand in Fluxsh.configuration.subcommands where subcommand.configuration.shouldDisplay {
             lines += [".SH \"fluxsh \(subcommand._commandName)\"", roff(subcommand.configuration.abstract)]
-            lines += optionLines(subcommand.helpMessage(columns: 200))
+            lines += optionLines(Fluxsh.helpMessage(for: subcommand, columns: 200))
         }
         lines += [".SH EXAMPLES"]
         for example in examples {

@@ -5,7 +5,9 @@ import FluxSession
 ///
 /// The interactive shell keeps the session `default` unless told otherwise; `run`, `test` and piped
 /// input keep none unless `--session` names one, so that scripts stay reproducible.
-struct SessionOptions: ParsableArguments {
+///
+/// `Level` is the command holding them (see ``ShellOptions``).
+struct SessionOptions<Level>: ParsableArguments {
     @Option(name: .customLong("session"), help: ArgumentHelp(
         "Keep the stores, the journal and the undo history in the session NAME across restarts.", valueName: "name"))
     var name: String?
@@ -31,7 +33,9 @@ struct SessionOptions: ParsableArguments {
         }
         return SessionChoice(name: name, fresh: fresh)
     }
+}
 
+extension SessionChoice {
     /// Refuses a session another `fluxsh` holds open: exit status 2 with the message, before anything
     /// runs (a shell that went on would keep nothing of what it is told).
     static func refuseIfOpenElsewhere(_ choice: SessionChoice?) throws {

@@ -34,6 +34,7 @@ struct Options {
         ("effects", "14: 1,000 timer dispatches a second vs a plain loop, an idle shell's CPU, process lines into a store"),
         ("session-cost", "15: a Lua dispatch with a payload in a session ÷ without; :replay of 1M lines, peak memory"),
         ("stores", "16: 10,000 Lua stores defined (an action each, one shared); reload of a plugin of 1,000 stores"),
+        ("view-reuse", "17: a watched 1M-cell Lua view after one cell changed: built in full vs lazy sections"),
     ]
 
     /// What `--help` and a wrong argument print.

@@ -33,6 +33,7 @@ func runBenchmarks(_ options: Options) throws -> BenchmarkTable {
     if options.wants("effects") { figures["effects"] = try EffectsBench.figures(options) }
     if options.wants("session-cost") { figures["session-cost"] = try SessionDispatchCost.figures(options) }
     if options.wants("stores") { figures["stores"] = try StoreDefinition.figures(options) }
+    if options.wants("view-reuse") { figures["view-reuse"] = try ViewReuse.figures(options) }
     return BenchmarkTable(figures: Options.workloads.flatMap { figures[$0.name] ?? [] })
 }
 

@@ -70,6 +70,7 @@ enum FluxReference {
                      details: [
                         "A table model is `{sections = {{header = \"Issues\", height = 28, cells = {{title = \"Open\", detail = \"3\", accessory = \"checkmark\"}}}}}`. A cell has `id` (default: its title), `title`, `detail`, `accessory` (`\"none\"`, `\"checkmark\"`, `\"disclosure\"`), `enabled` (default true) and `selected` (default false); a section has `id` (default: its header), `header`, `height` and `cells`. A field the model does not have is an error.",
                         "`store`: the store whose state `render(state)` receives (a read-only view of it). A Lua view never replaces a Swift one.",
+                        "A section may be built lazily: `{id = ID, from = VALUE, build = function(value) return {header = …, cells = …} end}` calls `build(VALUE)` only when the section `ID` was not built in the last render from the same `from` (`rawequal`: a part of a Lua store's state keeps its identity while unchanged; or a version number); else the section built then is reused, none of its cells made again. Without `from` it is built every time (docs/live-views.md).",
                      ]),
         FluxFunction(name: "views", signature: "flux.views()", summary: "the view names",
                      example: "flux.views()"),

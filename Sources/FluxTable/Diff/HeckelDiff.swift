@@ -60,7 +60,7 @@ extension TableDiff {
         var sameSection: [Int] = []
         for (newSection, matches) in rows.newMatch.enumerated() {
             let oldSection = sections.oldIndex[newSection]
-            guard oldSection >= 0 else { continue }
+            guard oldSection >= 0, !rows.unchanged[newSection] else { continue }
             let newCells = new[newSection].cells
             // Rows that stayed in the section keep their place when they are in order.
             sameSection.removeAll(keepingCapacity: true)
@@ -195,6 +195,10 @@ private struct RowMatching {
     var oldMatch: [[Int]]
     /// For each new row, its old position packed, or -1.
     var newMatch: [[Int]]
+    /// For each new section, whether its rows are the old section's, equal and in the same order: then
+    /// nothing of it changed. At once when both are one array (a Lua view's section kept from the render
+    /// before), so a one-row change in a large table does not compare every row.
+    var unchanged: [Bool]
 
     init(old: [SectionModel], new: [SectionModel], sections: SectionMatching) {
         self.old = old
@@ -202,6 +206,7 @@ private struct RowMatching {
         self.sections = sections
         oldMatch = old.map { [Int](repeating: -1, count: $0.cells.count) }
         newMatch = new.map { [Int](repeating: -1, count: $0.cells.count) }
+        unchanged = [Bool](repeating: false, count: new.count)
     }
 
     private mutating func link(oldSection: Int, oldRow: Int, newSection: Int, newRow: Int) {
@@ -216,6 +221,11 @@ private struct RowMatching {
         for (newSection, oldSection) in sections.oldIndex.enumerated() where oldSection >= 0 {
             let oldCells = old[oldSection].cells
             let newCells = new[newSection].cells
+            if oldCells == newCells {
+                for row in newCells.indices { link(oldSection: oldSection, oldRow: row, newSection: newSection, newRow: row) }
+                unchanged[newSection] = true
+                continue
+            }
             var skippedOld: [Int] = []
             var skippedNew: [Int] = []
             var o = 0

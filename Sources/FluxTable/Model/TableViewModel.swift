@@ -38,6 +38,15 @@ public struct TableViewModel: Hashable, Sendable {
     /// Throws a ``TableModelError`` naming repeated section ids, or repeated row ids in one section:
     /// the diff identifies sections and rows by id, so they must be unique.
     public func validate() throws {
+        try validateSectionIDs()
+        for section in sections {
+            try section.validate()
+        }
+    }
+
+    /// Throws a ``TableModelError`` naming repeated section ids; the rows are not looked at (for sections
+    /// each checked when made, as a view reusing the ones it built before does).
+    public func validateSectionIDs() throws {
         var seen = Set<String>(minimumCapacity: sections.count)
         var repeated: [String] = []
         for section in sections where !seen.insert(section.id).inserted && !repeated.contains(section.id) {
@@ -45,9 +54,6 @@ public struct TableViewModel: Hashable, Sendable {
         }
         if !repeated.isEmpty {
             throw TableModelError.duplicateSectionIDs(ids: repeated)
-        }
-        for section in sections {
-            try section.validate()
         }
     }
 

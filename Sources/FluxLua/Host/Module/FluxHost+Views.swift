@@ -34,10 +34,12 @@ extension FluxHost {
         lua.pop()
         let keys = try viewKeys(arguments, view: name)
         let replaced = views.provider(named: name)
+        // Sections declared with `build` are kept from one render to the next (ViewSectionCache).
+        let sections = ViewSectionCache()
         var provider = ViewProvider(name: name, store: storeName, find: { [reference] in
             let host = try reference.require()
             return try host.store(named: storeName)
-        }) { [reference] state in
+        }) { [reference, sections] state in
             let host = try reference.require()
             let lua = host.activeStack
             host.rendering += 1
@@ -48,7 +50,7 @@ extension FluxHost {
                 guard lua.type(at: results.lowerBound) == .table else {
                     throw FluxScriptError("view '\(name)': render must return a table, got \(lua.type(at: results.lowerBound).name)")
                 }
-                return try lua.decode(TableViewModel.self, at: results.lowerBound, root: "model")
+                return try sections.model(at: results.lowerBound, on: lua)
             })
         }
         provider.keys = keys
