@@ -39,14 +39,7 @@ enum LuaStateText {
             throw LuaJSONError("the saved state holds more than \(LuaValue.maximumValues) values, the most a state can be "
                 + "saved with: it is not restored")
         }
-        let value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-        let top = lua.top
-        do {
-            try LuaJSON.push(value, on: lua, pairs: true)
-        } catch {
-            lua.top = top
-            throw error
-        }
+        try LuaStateTextReader.push(text, on: lua)
     }
 
     /// Whether `value` is a float JSON cannot tell from an integer once parsed: finite, and 2^53 or

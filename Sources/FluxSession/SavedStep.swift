@@ -59,8 +59,23 @@ struct SavedStep: Codable {
         self.record = record
     }
 
+    /// The step as JSON, written by hand (a line of many actions saves many steps; ``decode(_:)`` reads
+    /// it as `Codable` would have written it).
     var json: String {
-        get throws { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
+        var text = #"{"label":"# + JSONText.quote(label) + #","changes":["#
+        for (index, change) in changes.enumerated() {
+            if index > 0 { text += "," }
+            text += #"{"store":"# + JSONText.quote(change.store)
+            text += #","format":"# + JSONText.quote(change.format)
+            text += #","state":"# + JSONText.quote(change.state) + "}"
+        }
+        text += "]"
+        if let record {
+            text += #","record":{"actions":["# + record.actions.map(JSONText.quote).joined(separator: ",")
+            text += #"],"count":\#(record.count),"stores":["# + record.stores.map(JSONText.quote).joined(separator: ",")
+            text += #"],"isGroup":\#(record.isGroup)}"#
+        }
+        return text + "}"
     }
 
     static func decode(_ json: String) throws -> SavedStep {
