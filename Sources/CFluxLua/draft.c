@@ -810,6 +810,7 @@ int flux_callinvoke(lua_State *L, int invoke, int handler, int state, int action
  * allocates nothing. */
 void flux_pushinvoke(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &invokekey); }
 void flux_pushfreeze(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &freezekey); }
+int flux_ispublished(lua_State *L, int idx) { return flux_height(L, idx) > 0; }
 
 void flux_opendrafts(lua_State *L) {
     static const luaL_Reg methods[] = {

@@ -1,4 +1,5 @@
 import CLua
+import CFluxLua
 import Flux
 import Foundation
 
@@ -14,13 +15,20 @@ enum LuaStateText {
     /// The encoding's name, saved with the text.
     static let format = "lua-pairs-1"
 
-    /// The value at `index` as text.
-    static func encode(at index: Int32, on lua: LuaStack) throws -> String {
-        var text = ""
-        var open: [UnsafeRawPointer] = []
-        var left = LuaValue.maximumValues
-        try write(at: lua.absoluteIndex(index), on: lua, into: &text, path: "state", open: &open, left: &left)
-        return text
+    /// The value at `index` as text; with `cache`, the text of a published table met before is copied
+    /// from it, and the texts of those written are kept there (see ``LuaStateTextCache``).
+    static func encode(at index: Int32, on lua: LuaStack, cache: LuaStateTextCache? = nil) throws -> String {
+        let index = lua.absoluteIndex(index)
+        var writer = Writer(left: LuaValue.maximumValues)
+        if let cache {
+            try lua.ensureSpace(2)
+            lua.push(cache.texts)
+            lua.push(cache.counts)
+            writer.cache = lua.top - 1
+        }
+        defer { if cache != nil { lua.pop(2) } }
+        try writer.write(at: index, on: lua, path: "state")
+        return String(decoding: writer.text, as: UTF8.self)
     }
 
     /// Pushes the value `text` holds.
@@ -31,14 +39,7 @@ enum LuaStateText {
             throw LuaJSONError("the saved state holds more than \(LuaValue.maximumValues) values, the most a state can be "
                 + "saved with: it is not restored")
         }
-        let value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-        let top = lua.top
-        do {
-            try LuaJSON.push(value, on: lua, pairs: true)
-        } catch {
-            lua.top = top
-            throw error
-        }
+        try LuaStateTextReader.push(text, on: lua)
     }
 
     /// Whether `value` is a float JSON cannot tell from an integer once parsed: finite, and 2^53 or
@@ -78,52 +79,102 @@ enum LuaStateText {
         return false
     }
 
-    private static func write(at index: Int32, on lua: LuaStack, into text: inout String, path: String,
-                              open: inout [UnsafeRawPointer], left: inout Int) throws {
-        switch lua.type(at: index) {
-        case .nil, .none: text += "null"
-        case .boolean: text += lua.isTruthy(at: index) ? "true" : "false"
-        case .number:
-            if lua.isInteger(at: index), let integer = lua.integer(at: index) {
-                text += String(integer)
-            } else {
-                let number = lua.number(at: index) ?? .nan
-                if isWholeFloat(number) { return text += wholeFloat(number) }
-                text += JSONText.float(number) ?? (number.isNaN ? #"{"float":"nan"}"# : number > 0 ? #"{"float":"inf"}"# : #"{"float":"-inf"}"#)
+    /// Writes values as text, as bytes (copied from a cached text without decoding it).
+    private struct Writer {
+        var text: [UInt8] = []
+        /// The tables being written, outermost first: one met again is a cycle.
+        var open: [UnsafeRawPointer] = []
+        /// How many more values the state may hold.
+        var left: Int
+        /// Where the cache's `texts` is on the stack (its `counts` just above), if there is a cache.
+        var cache: Int32?
+
+        init(left: Int) {
+            self.left = left
+            text.reserveCapacity(4096)
+        }
+
+        mutating func append(_ string: String) {
+            text.append(contentsOf: string.utf8)
+        }
+
+        /// Copies the cached text of the published table at `index`; false when there is none.
+        private mutating func copyCached(_ index: Int32, texts: Int32, on lua: LuaStack) throws -> Bool {
+            lua.pushCopy(of: index)
+            guard lua.rawGet(from: texts) == .string else {
+                lua.pop()
+                return false
             }
-        case .string:
-            let bytes = lua.withBytes(at: index) { Data($0) } ?? Data()
-            if let string = String(data: bytes, encoding: .utf8), string.utf8.count == bytes.count {
-                text += JSONText.quote(string)
-            } else {
-                text += #"{"bytes":"\#(bytes.base64EncodedString())"}"#
+            lua.pushCopy(of: index)
+            lua.rawGet(from: texts + 1)
+            left -= lua.integer(at: -1) ?? 0
+            lua.pop()
+            guard left >= 0 else {
+                lua.pop()
+                throw LuaJSONError(Writer.tooMany)
             }
-        case .table:
-            guard let pointer = lua_topointer(lua.state, index) else { return text += "[]" }
-            guard !open.contains(pointer) else { throw LuaJSONError("\(path) contains itself (a cycle): it cannot be saved") }
-            guard open.count < 200 else { throw LuaJSONError("\(path) is nested deeper than 200 levels: it cannot be saved") }
-            try lua.ensureSpace(4)
-            open.append(pointer)
-            defer { open.removeLast() }
-            text += "["
-            var first = true
-            try lua.forEachPair(in: index) {       // [.., key, value]
-                left -= 1
-                guard left >= 0 else {
-                    throw LuaJSONError("state holds more than \(LuaValue.maximumValues) values (a table held in several places is saved in each): it cannot be saved")
+            lua.withBytes(at: -1) { text.append(contentsOf: $0) }
+            lua.pop()
+            return true
+        }
+
+        static let tooMany = "state holds more than \(LuaValue.maximumValues) values (a table held in several places is saved in each): it cannot be saved"
+
+        mutating func write(at index: Int32, on lua: LuaStack, path: String) throws {
+            switch lua.type(at: index) {
+            case .nil, .none: append("null")
+            case .boolean: append(lua.isTruthy(at: index) ? "true" : "false")
+            case .number:
+                if lua.isInteger(at: index), let integer = lua.integer(at: index) {
+                    append(String(integer))
+                } else {
+                    let number = lua.number(at: index) ?? .nan
+                    if isWholeFloat(number) { return append(wholeFloat(number)) }
+                    append(JSONText.float(number) ?? (number.isNaN ? #"{"float":"nan"}"# : number > 0 ? #"{"float":"inf"}"# : #"{"float":"-inf"}"#))
                 }
-                if !first { text += "," }
-                first = false
-                text += "["
-                try write(at: lua.top - 1, on: lua, into: &text, path: path, open: &open, left: &left)
-                text += ","
-                let key = lua.isInteger(at: -2) ? "[\(lua.integer(at: -2) ?? 0)]" : lua.type(at: -2) == .string ? ".\(lua.string(at: -2) ?? "?")" : "[…]"
-                try write(at: lua.top, on: lua, into: &text, path: path + key, open: &open, left: &left)
-                text += "]"
+            case .string:
+                let bytes = lua.withBytes(at: index) { Data($0) } ?? Data()
+                if let string = String(data: bytes, encoding: .utf8), string.utf8.count == bytes.count {
+                    append(JSONText.quote(string))
+                } else {
+                    append(#"{"bytes":"\#(bytes.base64EncodedString())"}"#)
+                }
+            case .table:
+                guard let pointer = lua_topointer(lua.state, index) else { return append("[]") }
+                guard !open.contains(pointer) else { throw LuaJSONError("\(path) contains itself (a cycle): it cannot be saved") }
+                guard open.count < 200 else { throw LuaJSONError("\(path) is nested deeper than 200 levels: it cannot be saved") }
+                try lua.ensureSpace(4)
+                let cached = cache.flatMap { texts in flux_ispublished(lua.state, index) != 0 ? texts : nil }
+                if let texts = cached, try copyCached(index, texts: texts, on: lua) { return }
+                let start = text.count, leftBefore = left
+                open.append(pointer)
+                defer { open.removeLast() }
+                text.append(UInt8(ascii: "["))
+                var first = true
+                try lua.forEachPair(in: index) {       // [.., key, value]
+                    left -= 1
+                    guard left >= 0 else { throw LuaJSONError(Writer.tooMany) }
+                    if !first { text.append(UInt8(ascii: ",")) }
+                    first = false
+                    text.append(UInt8(ascii: "["))
+                    try write(at: lua.top - 1, on: lua, path: path)
+                    text.append(UInt8(ascii: ","))
+                    let key = lua.isInteger(at: -2) ? "[\(lua.integer(at: -2) ?? 0)]" : lua.type(at: -2) == .string ? ".\(lua.string(at: -2) ?? "?")" : "[…]"
+                    try write(at: lua.top, on: lua, path: path + key)
+                    text.append(UInt8(ascii: "]"))
+                }
+                text.append(UInt8(ascii: "]"))
+                if let texts = cached, text.count - start <= LuaStateTextCache.largest {
+                    lua.pushCopy(of: index)
+                    lua.push(bytes: text[start...])
+                    lua.rawSet(in: texts)
+                    lua.pushCopy(of: index)
+                    lua.push(leftBefore - left)
+                    lua.rawSet(in: texts + 1)
+                }
+            case let other:
+                throw LuaJSONError("\(path) is a \(other.name): it cannot be saved")
             }
-            text += "]"
-        case let other:
-            throw LuaJSONError("\(path) is a \(other.name): it cannot be saved")
         }
     }
 }

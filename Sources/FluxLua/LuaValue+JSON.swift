@@ -61,9 +61,10 @@ extension LuaValue {
             text += "]"
         case let .table(fields):
             text += "["
-            for (offset, key) in fields.keys.sorted().enumerated() {
+            // Sorted as pairs: no key is looked up again (a hash each).
+            for (offset, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
                 if offset > 0 { text += "," }
-                try pair(key, fields[key]!)
+                try pair(field.key, field.value)
             }
             text += "]"
         case let .number(value) where LuaStateText.isWholeFloat(value):
@@ -91,11 +92,12 @@ extension LuaValue {
             text += "]"
         case let .table(fields):
             text += "{"
-            for (offset, key) in fields.keys.sorted().enumerated() {
-                guard case let .string(name) = key else { throw LuaJSONError("the integer key [\(key)] has no JSON object form") }
+            for (offset, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+                guard case let .string(name) = field.key else { throw LuaJSONError("the integer key [\(field.key)] has no JSON object form") }
                 if offset > 0 { text += "," }
-                text += JSONText.quote(name) + ":"
-                try fields[key]!.write(into: &text)
+                text += JSONText.quote(name)
+                text += ":"
+                try field.value.write(into: &text)
             }
             text += "}"
         case let .opaque(value): throw LuaJSONError("\(value) has no JSON form")

@@ -5,10 +5,22 @@ import Flux
 /// other type is never taken for the same (each is journalled on its own).
 func sameAction(_ first: any Action, _ second: any Action) -> Bool {
     guard type(of: first) == type(of: second) else { return false }
-    if hasNoFields(first) { return true }
-    guard let first = first as? any Equatable else { return false }
-    func equals<E: Equatable>(_ value: E, _ other: any Action) -> Bool { (other as? E) == value }
-    return equals(first, second)
+    return sameness(of: first)(first, second)
+}
+
+/// How actions of `action`'s type are compared with ``sameAction(_:_:)``, given both are of that type:
+/// found once per type (the cast to `Equatable` is a search of the type's conformances), then called
+/// for each action of it.
+func sameness(of action: any Action) -> (any Action, any Action) -> Bool {
+    if hasNoFields(action) { return { _, _ in true } }
+    guard let equatable = action as? any Equatable else { return { _, _ in false } }
+    func comparing<E: Equatable>(_: E) -> (any Action, any Action) -> Bool {
+        { first, second in
+            guard let first = first as? E else { return false }
+            return (second as? E) == first
+        }
+    }
+    return comparing(equatable)
 }
 
 /// Whether the action's type has no stored fields: every value of it is the same action.

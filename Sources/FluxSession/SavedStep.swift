@@ -24,14 +24,16 @@ struct SavedStep: Codable {
                 throw SessionError("store '\(change.target.name)' cannot save its states")
             }
             return Change(store: store.name, format: store.stateFormat,
-                          state: try encoded(change.target, change.snapshot) ?? store.encodeState(change.snapshot))
+                          state: try encoded(change.target, change.snapshot) ?? (change.snapshot as? DeferredSavedState)?.stored
+                              ?? store.encodeState(change.snapshot))
         }
     }
 
-    /// The step rebuilt over `dispatcher`'s stores.
+    /// The step rebuilt over `dispatcher`'s stores; a state `deferring` gives a ``DeferredState`` for
+    /// (by its store and text) is decoded only when the step is taken.
     ///
     /// - Throws: when a store is missing, saved in another format, or its state no longer decodes.
-    func entry(in dispatcher: Dispatcher) throws -> HistoryEntry {
+    func entry(in dispatcher: Dispatcher, deferring: (any PersistentState, String) -> (any DeferredState)? = { _, _ in nil }) throws -> HistoryEntry {
         HistoryEntry(label: label, changes: try changes.map { change in
             guard let store = dispatcher.store(named: change.store) as? any PersistentState else {
                 throw SessionError("step '\(label)' changes store '\(change.store)', which is not there now")
@@ -39,6 +41,7 @@ struct SavedStep: Codable {
             guard store.reads(format: change.format) else {
                 throw SessionError("step '\(label)': store '\(change.store)' was saved as \(change.format), now is \(store.stateFormat)")
             }
+            if let deferred = deferring(store, change.state) { return (store, deferred) }
             return (store, try store.decodeState(change.state))
         })
     }
@@ -56,8 +59,23 @@ struct SavedStep: Codable {
         self.record = record
     }
 
+    /// The step as JSON, written by hand (a line of many actions saves many steps; ``decode(_:)`` reads
+    /// it as `Codable` would have written it).
     var json: String {
-        get throws { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
+        var text = #"{"label":"# + JSONText.quote(label) + #","changes":["#
+        for (index, change) in changes.enumerated() {
+            if index > 0 { text += "," }
+            text += #"{"store":"# + JSONText.quote(change.store)
+            text += #","format":"# + JSONText.quote(change.format)
+            text += #","state":"# + JSONText.quote(change.state) + "}"
+        }
+        text += "]"
+        if let record {
+            text += #","record":{"actions":["# + record.actions.map(JSONText.quote).joined(separator: ",")
+            text += #"],"count":\#(record.count),"stores":["# + record.stores.map(JSONText.quote).joined(separator: ",")
+            text += #"],"isGroup":\#(record.isGroup)}"#
+        }
+        return text + "}"
     }
 
     static func decode(_ json: String) throws -> SavedStep {

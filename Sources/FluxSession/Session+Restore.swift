@@ -82,10 +82,11 @@ extension Session {
                 } catch {
                     throw DamagedRow(table: "history", key: checked.key, problem: "column 'changes' is not a saved step (\(error))")
                 }
-                steps.append(PendingStep(stack: stack, key: key, problem: nil,
-                                         step: try step.storing { text, _ in try chunks.text(text, table: "history", key: checked.key, in: db) }))
+                // A large state stays its list of pieces (DeferredSavedState), whose pieces are checked to be there.
+                steps.append(PendingStep(stack: stack, key: key, problem: nil, rowKey: checked.key,
+                                         step: try step.storing { text, _ in try chunks.checked(text, table: "history", key: checked.key, in: db) }))
             } catch {
-                steps.append(PendingStep(stack: stack, key: key, problem: "\(error)", step: nil))
+                steps.append(PendingStep(stack: stack, key: key, problem: "\(error)", rowKey: checked.key, step: nil))
             }
         }
         return steps
@@ -131,12 +132,14 @@ extension Session {
         if !stepCame, !historyWaitsFor.isEmpty { return }
         pendingSteps = nil
         var undo: [(entry: HistoryEntry, key: Int?, record: StepRecord?)] = [], redo: [(entry: HistoryEntry, key: Int?, record: StepRecord?)] = []
-        var dropped = 0, reason: String?
+        var dropped = 0, reason: String?, note: String?, offered = 0
         // Both stacks are saved farthest from now first.
         for pending in steps {
             do {
                 guard let step = pending.step else { throw SessionError(pending.problem ?? "damaged") }
-                let entry = (try step.entry(in: dispatcher), pending.key, step.record)
+                let entry = (try step.entry(in: dispatcher) { store, text in
+                    text.hasPrefix(SessionChunks.prefix) ? DeferredSavedState(store: store, stored: text, key: pending.rowKey, session: self) : nil
+                }, pending.key, step.record)
                 if pending.stack == "redo" { redo.append(entry) } else { undo.append(entry) }
             } catch {
                 if pending.stack == "redo" { dropped += redo.count + 1; redo = [] } else { dropped += undo.count + 1; undo = [] }
@@ -147,17 +150,25 @@ extension Session {
             // The saved steps go below the new ones; the saved redo steps are past a new step.
             let now = history.steps
             dropped += redo.count
-            history.replaceSteps(undo: undo.map(\.entry) + now.undo, redo: now.redo)
+            offered = undo.count + now.undo.count
+            note = history.replaceSteps(undo: undo.map(\.entry) + now.undo, redo: now.redo)
             reason = reason ?? "a new step came first"
             stepKeysRestored(undo: undo.map(\.key) + now.undo.map { _ in nil }, redo: now.redo.map { _ in nil })
         } else {
-            history.replaceSteps(undo: undo.map(\.entry), redo: redo.map(\.entry))
+            offered = undo.count
+            note = history.replaceSteps(undo: undo.map(\.entry), redo: redo.map(\.entry))
             restoredHistoryVersion = history.version
             stepKeysRestored(undo: undo.map(\.key), redo: redo.map(\.key))
             markHistorySaved()
             let now = history.steps
             didRestoreSteps?(undo.suffix(now.undo.count).map(\.record) + redo.reversed().map(\.record))
         }
+        // The history's own limits (steps, memory) may keep fewer than were saved: said, never silent.
+        let keptUndo = history.undoLabels.count
+        if note == nil, keptUndo < offered {
+            note = "kept the newest \(keptUndo) of its \(offered) undo steps (the undo history keeps at most \(history.limit))"
+        }
+        if let note { report("session '\(name)': the saved undo history: \(note)") }
         if dropped > 0, let reason {
             report("session '\(name)': the saved undo history no longer fits the stores (\(reason)): "
                 + "\(dropped) of its \(steps.count) steps were dropped, each with those beyond it; \(steps.count - dropped) kept")
@@ -191,6 +202,8 @@ struct PendingStep {
     let key: Int?
     /// What is wrong with its row.
     let problem: String?
+    /// Its row's key, as a message names it.
+    let rowKey: String
     /// The step, nil when its row is damaged.
     let step: SavedStep?
 }

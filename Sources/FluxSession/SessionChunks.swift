@@ -130,6 +130,29 @@ final class SessionChunks {
         return text
     }
 
+    /// `stored` as it is, once its pieces are found to be there (a list of pieces is not read into
+    /// text: see ``DeferredSavedState``).
+    ///
+    /// - Throws: ``DamagedRow`` (of `table`, row `key`) when the list is damaged or a piece is missing.
+    func checked(_ stored: String, table: String, key: String, in db: GRDB.Database) throws -> String {
+        guard stored.hasPrefix(Self.prefix) else { return stored }
+        guard let ids = Self.ids(in: stored.dropFirst(Self.prefix.count)), !ids.isEmpty else {
+            throw DamagedRow(table: table, key: key, problem: "its list of pieces is damaged")
+        }
+        let unique = Set(ids)
+        let list = "[" + unique.map(String.init).joined(separator: ",") + "]"
+        let found = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM chunk WHERE id IN (SELECT value FROM json_each(?)) AND typeof(data) = 'blob'
+            """, arguments: [list]) ?? 0
+        if found != unique.count {
+            let present = Set(try Int64.fetchAll(db, sql: "SELECT id FROM chunk WHERE id IN (SELECT value FROM json_each(?)) AND typeof(data) = 'blob'",
+                                                 arguments: [list]))
+            let missing = ids.first { !present.contains($0) } ?? ids[0]
+            throw DamagedRow(table: table, key: key, problem: "piece \(missing) of its text is missing from table 'chunk'")
+        }
+        return stored
+    }
+
     /// A piece's hash, in this process (pieces are compared byte for byte before one is taken for another).
     private static func hash(_ piece: [UInt8]) -> Int {
         var hasher = Hasher()

@@ -33,8 +33,10 @@ final class SessionJournal: CommitObserver {
         var sinceSnapshot = 0
         var lastAction: (any Action)?
         var lastType: (any Action.Type)?
-        /// Whether the last run's action type has no stored fields: then its type alone makes an action the same.
-        var lastHasNoFields = false
+        /// How actions of `lastType` are compared (``sameness(of:)``), kept while runs of that type follow.
+        var lastSameness: (any Action, any Action) -> Bool = { _, _ in false }
+        /// The name of the last run's action, already in `actionNames`.
+        var lastName = ""
         var lastGroupID: Int?
         var lastIsFollowUp = false
         var lastIsEffect = false
@@ -45,17 +47,21 @@ final class SessionJournal: CommitObserver {
         mutating func commit(_ action: any Action, now: Double, group: (id: Int, label: String)?, isFollowUp: Bool,
                              isEffect: Bool) -> (snapshot: Bool, deadline: Bool) {
             if runs.count > runsBefore, lastGroupID == group?.id, lastIsFollowUp == isFollowUp, lastIsEffect == isEffect,
-               type(of: action) == lastType, lastHasNoFields || sameAction(lastAction!, action) {
+               type(of: action) == lastType, lastSameness(lastAction!, action) {
                 runs[runs.count - 1].count += 1
                 runs[runs.count - 1].lastTime = now
             } else {
                 var entry = ActionLogEntry(action: action, time: now, group: group, isFollowUp: isFollowUp)
                 entry.isEffect = isEffect
                 runs.append(Run(entry: entry, count: 1, lastTime: now))
-                actionNames.insert(action.name)
+                let name = action.name
+                if name != lastName {
+                    actionNames.insert(name)
+                    lastName = name
+                }
+                if type(of: action) != lastType { lastSameness = sameness(of: action) }
                 lastAction = action
                 lastType = type(of: action)
-                lastHasNoFields = hasNoFields(action)
                 lastGroupID = group?.id
                 lastIsFollowUp = isFollowUp
                 lastIsEffect = isEffect
@@ -174,6 +180,7 @@ final class SessionJournal: CommitObserver {
     func clear() {
         pending.runs.removeAll(keepingCapacity: true)
         pending.actionNames.removeAll(keepingCapacity: true)
+        pending.lastName = ""
         snapshots.removeAll()
         pending.lastAction = nil
         pending.lastType = nil

@@ -252,6 +252,10 @@ int flux_takesaction(lua_State *L);
  * script's. */
 void flux_pushfreeze(lua_State *L);
 
+/* Whether the value at `idx` is a published table: one freezing made, which never changes again (what a
+ * session's encoder may keep the text of). */
+int flux_ispublished(lua_State *L, int idx);
+
 /* ---------------------------------------------------------------------------------------------------------
  * Views of Swift stores' states, and telling subscribers
  * ------------------------------------------------------------------------------------------------------- */

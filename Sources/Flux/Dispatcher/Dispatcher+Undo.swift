@@ -36,6 +36,7 @@ extension Dispatcher {
 
     private func travel(_ step: HistoryStep) throws -> Bool {
         guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        try history.resolveNext(step)
         guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }
         let reverse = entry.swapped()
         var note: String?

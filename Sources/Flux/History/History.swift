@@ -89,6 +89,21 @@ public final class History {
     /// Whether the dispatcher should keep states for a new step.
     var isRecording: Bool { limit > 0 }
 
+    /// Drops every step of the undo or the redo stack; returns how many went.
+    func dropStack(_ step: HistoryStep) -> Int {
+        let count: Int
+        if step == .undo {
+            count = undoStack.count
+            undoStack.removeAll()
+            cost = 0
+        } else {
+            count = redoStack.count
+            redoStack.removeAll()
+        }
+        version &+= 1
+        return count
+    }
+
     /// Forgets every step.
     public func clear() {
         undoStack.removeAll()

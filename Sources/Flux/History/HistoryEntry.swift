@@ -90,7 +90,7 @@ public struct HistoryEntry {
         forEachChange { body($0.target, $0.snapshot) }
     }
 
-    private func forEachChange(_ body: (Change) -> Void) {
+    func forEachChange(_ body: (Change) -> Void) {
         guard let first else { return }
         body(first)
         for change in rest { body(change) }

@@ -132,6 +132,9 @@ final class HistoryRing {
     /// The newest step's number (nil when there is none), read without copying a step.
     var newestNumber: Int? { count > 0 ? slots[slot(count - 1)].number : nil }
 
+    /// The newest step, left in place.
+    var newest: HistoryEntry? { count > 0 ? entry(slot(count - 1)) : nil }
+
     /// The steps, oldest first.
     var entries: [HistoryEntry] {
         (0 ..< count).map { entry(slot($0)) }

@@ -79,27 +79,32 @@ public struct ActionLogEntry {
 
     /// The entry as one line of JSON, without the newline.
     public func jsonLine() throws -> String {
-        var fields: [String] = []
+        // Written in place, field after field: a journal writes one line per action it saves.
+        var line = "{"
         switch event {
         case let .action(action):
-            fields.append(#""name":"# + JSONText.quote(action.name))
-            fields.append(#""payload":"# + (try Self.payloadJSON(of: action)))
-            if isFollowUp { fields.append(#""followUp":true"#) }
-            if isEffect { fields.append(#""effect":true"#) }
+            line += #""name":"#
+            line += JSONText.quote(action.name)
+            line += #","payload":"#
+            line += try Self.payloadJSON(of: action)
+            if isFollowUp { line += #","followUp":true"# }
+            if isEffect { line += #","effect":true"# }
         case let .step(step):
-            fields.append(#""step":"# + JSONText.quote(step.rawValue))
+            line += #""step":"# + JSONText.quote(step.rawValue)
         case let .states(label, states):
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            fields.append(#""states":"# + String(decoding: try encoder.encode(states), as: UTF8.self))
-            fields.append(#""label":"# + JSONText.quote(label))
+            line += #""states":"# + String(decoding: try encoder.encode(states), as: UTF8.self)
+            line += #","label":"# + JSONText.quote(label)
         }
         if let group {
-            fields.append(#""group":\#(group.id)"#)
-            fields.append(#""label":"# + JSONText.quote(group.label))
+            line += #","group":\#(group.id)"#
+            line += #","label":"# + JSONText.quote(group.label)
         }
-        fields.append(#""time":"# + (JSONText.float(time) ?? "0.0"))
-        return "{" + fields.joined(separator: ",") + "}"
+        line += #","time":"#
+        line += JSONText.float(time) ?? "0.0"
+        line += "}"
+        return line
     }
 
     /// The entry's line; for an action whose payload does not encode, a line that names it and says so

@@ -2,21 +2,47 @@
 public enum JSONText {
     /// `text` as a JSON string, quoted and escaped.
     public static func quote(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: quoted.unicodeScalars.append(scalar)
-            }
+        // Most text needs no escape: copied whole. A byte 0xE2 may begin U+2028 or U+2029, checked below.
+        let utf8 = text.utf8
+        if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            return "\"" + text + "\""
         }
-        return quoted + "\""
+        // Byte by byte (a state's text may be megabytes): only ASCII bytes and U+2028/U+2029 are escaped.
+        var quoted: [UInt8] = []
+        quoted.reserveCapacity(utf8.count + 16)
+        quoted.append(0x22)
+        func escape(_ value: UInt32) {
+            let hex = Array(String(value, radix: 16).utf8)
+            quoted += Array(#"\u"#.utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex
+        }
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            switch byte {
+            case 0x22: quoted += [0x5C, 0x22]
+            case 0x5C: quoted += [0x5C, 0x5C]
+            case 0x0A: quoted += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: quoted += [0x5C, UInt8(ascii: "r")]
+            case 0x09: quoted += [0x5C, UInt8(ascii: "t")]
+            case _ where byte < 0x20 || byte == 0x7F: escape(UInt32(byte))
+            case 0xE2:
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                let second = utf8.index(after: index)
+                if second != utf8.endIndex, utf8[second] == 0x80 {
+                    let third = utf8.index(after: second)
+                    if third != utf8.endIndex, utf8[third] == 0xA8 || utf8[third] == 0xA9 {
+                        escape(utf8[third] == 0xA8 ? 0x2028 : 0x2029)
+                        index = utf8.index(after: third)
+                        continue
+                    }
+                }
+                quoted.append(byte)
+            default: quoted.append(byte)
+            }
+            index = utf8.index(after: index)
+        }
+        quoted.append(0x22)
+        return String(decoding: quoted, as: UTF8.self)
     }
 
     /// A finite double as a JSON number that reads back as a double: always with a point or an

@@ -42,6 +42,8 @@ public final class FluxHost {
     var invoke: LuaRef!
     /// Freezes a table a script made into a state (`flux_pushfreeze`).
     var freeze: LuaRef!
+    /// The texts of published tables a session saved, made at the first save (``LuaStateTextCache``).
+    var stateTextCache: LuaStateTextCache?
     /// The Swift stores' states that Lua views show.
     let stateProxies: StateProxies
     /// The Lua subscribers of each store that has any, by store.

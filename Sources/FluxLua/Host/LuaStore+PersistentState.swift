@@ -30,7 +30,8 @@ extension LuaStore: PersistentState {
         try lua.ensureSpace(1)
         lua.push(table)
         defer { lua.pop() }
-        return try LuaStateText.encode(at: -1, on: lua)
+        if host.stateTextCache == nil { host.stateTextCache = try LuaStateTextCache(on: lua) }
+        return try LuaStateText.encode(at: -1, on: lua, cache: host.stateTextCache)
     }
 
     /// The saved state frozen as a handler's result is: a handler gets drafts only of frozen tables, so

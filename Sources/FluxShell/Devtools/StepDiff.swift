@@ -9,9 +9,15 @@ enum StepDiff {
     static func diffs(ofStep index: Int, undo: [HistoryEntry], redo: [HistoryEntry]) -> [StateDiff] {
         let entries = undo + redo.reversed()
         let done = undo.count
+        // A step restored from a session may hold its states as saved text until read (DeferredState).
+        try? entries[index].resolveDeferred()
         return entries[index].changes.compactMap { change -> StateDiff? in
             guard let store = change.target as? any InspectableStore else { return nil }
-            let holding = { (entry: HistoryEntry) in entry.changes.first { $0.target === change.target }?.snapshot }
+            let holding = { (entry: HistoryEntry) -> Any? in
+                guard entry.changes.contains(where: { $0.target === change.target }) else { return nil }
+                try? entry.resolveDeferred()
+                return entry.changes.first { $0.target === change.target }?.snapshot
+            }
             let other: Any
             if index < done {
                 other = entries[(index + 1) ..< done].lazy.compactMap(holding).first ?? change.target.snapshot()
