@@ -202,17 +202,20 @@ public struct ScriptRunner {
     /// The setup files a script runs after: `fluxsh-test.lua` in each folder of its path, outermost first
     /// (a relative path's folders; an absolute path's own folder).
     static func setupFiles(for script: String) -> [String] {
-        var folders: [String] = []
-        var folder = (script as NSString).deletingLastPathComponent
-        while true {
-            folders.insert(folder, at: 0)
-            if script.hasPrefix("/") || folder.isEmpty || folder == "." || folder == "/" { break }
-            let parent = (folder as NSString).deletingLastPathComponent
-            if parent == folder { break }
-            folder = parent
+        // Split by hand: Foundation's `deletingLastPathComponent` traps on a one-letter folder name ("t").
+        let parts = script.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let folders: [String]
+        if script.hasPrefix("/") {
+            folders = [parts.count == 1 ? "/" : parts.joined(separator: "/")]
+        } else {
+            // "a/b/c.lua" → "", "a", "a/b"; "./t/x.lua" → ".", "./t" (a leading "." is the current folder).
+            var prefixes = parts.indices.map { parts[...$0].joined(separator: "/") }
+            if parts.first != "." { prefixes.insert("", at: 0) }
+            folders = prefixes
         }
-        return folders.map { $0.isEmpty ? setupName : $0 + "/" + setupName }
-            .filter { FileManager.default.fileExists(atPath: $0) }
+        var seen = Set<String>()
+        return folders.map { $0.isEmpty ? setupName : ($0.hasSuffix("/") ? $0 : $0 + "/") + setupName }
+            .filter { seen.insert($0).inserted && FileManager.default.fileExists(atPath: $0) }
     }
 
     /// The name of a folder's setup file, which `fluxsh test` runs before each script of the folder.

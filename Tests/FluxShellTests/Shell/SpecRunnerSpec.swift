@@ -259,6 +259,25 @@ struct SpecRunnerSpec {
         #expect(result.output.hasSuffix("3 tests: 3 passed, 0 failed\n2 passed, 0 failed\n"))
     }
 
+    @Test("a folder of one letter: its tests run, after the setup file of each folder on the way, outermost first")
+    func oneLetterFolder() throws {
+        let folder = try scriptFolder(["fluxsh-test.lua": "trail = 'top'"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/t/u", withIntermediateDirectories: true)
+        try "trail = trail .. ' t'".write(toFile: folder + "/t/fluxsh-test.lua", atomically: true, encoding: .utf8)
+        try "trail = trail .. ' u'".write(toFile: folder + "/t/u/fluxsh-test.lua", atomically: true, encoding: .utf8)
+        try "it('sees every setup', function() expect(trail, 'top t u') end)"
+            .write(toFile: folder + "/t/u/a_spec.lua", atomically: true, encoding: .utf8)
+        try "it('sees its own folders only', function() expect(trail, 'top t') end)"
+            .write(toFile: folder + "/t/b_spec.lua", atomically: true, encoding: .utf8)
+
+        for path in ["t", "./t"] {
+            let result = try FluxshProcess.run(["test", "--jobs", "1", path], in: folder)
+            #expect(result.status == 0, "\(path): \(result.output)\(result.errors)")
+            #expect(result.output.hasSuffix("2 tests: 2 passed, 0 failed\n2 passed, 0 failed\n"), "\(path): \(result.output)")
+        }
+    }
+
     @Test("--filter by test name as well as path, --list, -x, --tap and --junit")
     func selectionAndFormats() throws {
         let folder = try scriptFolder([
