@@ -90,6 +90,9 @@ public final class Session {
     var pendingCode: [(entries: Int, store: String, version: String, origin: String)] = []
     /// The outbox entries to write with the journal (see ``outboxStorage()``).
     var outbox: SessionOutbox?
+    /// The restored history's steps by their saved rows: each `history` row's position, with the number
+    /// the history gave its step (how an outbox entry read back finds the step that holds its action).
+    var restoredSteps: [Int: Int] = [:]
 
     init(name: String, path: String, lock: SessionLock, database: DatabaseQueue, dispatcher: Dispatcher,
          clock: @escaping () -> Double, report: @escaping (String) -> Void) throws {
@@ -311,6 +314,7 @@ public final class Session {
                     }
                     stepKeys = try Self.writeSteps(added, keeping: steps.kept, from: nextStepKey, into: db)
                 }
+                try outbox?.linkSteps(in: db) { number in stepKeys?[number] ?? savedStepKeys[number] }
             }
             chunks.commit()
             outbox?.didCommit()
@@ -366,6 +370,7 @@ public final class Session {
         for (entry, key) in zip(nowUndo.reversed(), undo.reversed()) { if let key { savedStepKeys[entry.number] = key } }
         for (entry, key) in zip(nowRedo, redo) { if let key { savedStepKeys[entry.number] = key } }
         nextStepKey = max(nextStepKey, ((undo + redo).compactMap { $0 }.max() ?? -1) + 1)
+        restoredSteps = Dictionary(savedStepKeys.map { ($0.value, $0.key) }) { first, _ in first }
     }
 
     /// The text a target's state was last saved as (as its row holds it: in pieces, for a large one),
