@@ -202,6 +202,7 @@ public final class Session {
         journal.deadline = clock() + saveInterval
         journal.snapshotInterval = max(1, snapshotInterval)
         journal.takeSnapshot = { [weak self] in self?.snapshotStates(reusing: []) ?? [] }
+        journal.spill = journalSpill()
         dispatcher.commitObserver = journal
         noteCodeVersions()
         if lastSnapshot == nil {
@@ -292,6 +293,7 @@ public final class Session {
                 if sessionID != 0 { try SessionDatabase.setID(sessionID, in: db) }
                 let insert = try db.cachedStatement(sql: "INSERT INTO journal (seq, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
                 var owners: [String: String] = [:]
+                number = try journal.spill?.move(into: db, from: number) ?? number
                 for run in journal.runs {
                     try insert.execute(arguments: [number, run.count, run.entry.line, self.owners(of: run.entry, known: &owners), run.lastTime])
                     number += run.count
@@ -389,7 +391,7 @@ public final class Session {
 
     /// The stores that handle the entry's action, comma-separated (none for a step); worked out once
     /// per action name in a save (`known`), not once per row.
-    private func owners(of entry: ActionLogEntry, known: inout [String: String]) -> String {
+    func owners(of entry: ActionLogEntry, known: inout [String: String]) -> String {
         guard let action = entry.action else { return "" }
         if let names = known[action.name] { return names }
         let names = dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")

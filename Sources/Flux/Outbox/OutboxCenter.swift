@@ -46,7 +46,7 @@ public final class OutboxCenter: Middleware {
         if clock.isVirtual { seed = 0x5EED }
         if !listening, let dispatcher {
             listening = true
-            SettledCommits.of(dispatcher).subscribe { [weak self] commit in self?.queue(commit) }
+            SettledCommits.of(dispatcher).subscribe(skippingReplays: true) { [weak self] commit in self?.queue(commit) }
         }
         let old = outbox(named: definition.name)
         let outbox = Outbox(definition: definition, clock: clock, center: self)
