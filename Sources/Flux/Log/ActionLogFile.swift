@@ -56,18 +56,19 @@ public struct ActionLogFile {
             } catch {
                 throw ActionLogFileError("cannot read \(path): \(error.localizedDescription)", line: number + 1)
             }
-            var start = chunk.startIndex
-            while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let bytes = [UInt8](chunk) // searched and sliced as an array: a `Data`'s iterator is several times slower
+            var start = 0
+            while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 if partial.isEmpty {
-                    try emit(chunk[start ..< newline])
+                    try emit(bytes[start ..< newline])
                 } else {
-                    partial.append(contentsOf: chunk[start ..< newline])
+                    partial.append(contentsOf: bytes[start ..< newline])
                     try emit(partial)
                     partial.removeAll(keepingCapacity: true)
                 }
-                start = chunk.index(after: newline)
+                start = newline + 1
             }
-            partial.append(contentsOf: chunk[start...])
+            partial.append(contentsOf: bytes[start...])
         }
         if !partial.isEmpty { try emit(partial) }
     }

@@ -1,13 +1,12 @@
 /// Replays an action log into a dispatcher: the same actions, undo steps and groups, in order.
 ///
-/// A replay is all or nothing. The whole log is parsed and decoded before anything is dispatched, so
-/// a malformed line, an unknown action or a payload of the wrong shape stops it with a ``ReplayError``
-/// giving its line number. A dispatch that fails part-way puts every store and the undo history back
-/// as they were before the replay (subscribers then hear those states again).
+/// A replay is all or nothing. A malformed line, an unknown action, a payload of the wrong shape or a
+/// dispatch that fails stops it with a ``ReplayError`` giving its line number, and puts every store and
+/// the undo history back as they were before the replay (subscribers then hear those states again).
 ///
-/// A log streams: it is read twice, a line at a time — once to check every line, once to apply them —
-/// and no line is kept once applied (an undo group's lines are, until the group is dispatched), so a
-/// replay's memory does not grow with the log's length (see ``replay(file:progress:shouldStop:)``).
+/// A log streams: each line is parsed, applied and dropped in turn (an undo group's lines are kept
+/// until the group is dispatched), so a replay's memory does not grow with the log's length (see
+/// ``replay(file:progress:shouldStop:)``). Before that, its lines are counted, for the progress.
 ///
 /// Actions a subscriber dispatched are in the log as follow-ups: while a log replays, subscribers'
 /// dispatches are dropped and the recorded follow-ups run in their places, so none runs twice.
@@ -44,9 +43,9 @@ public struct ActionReplayer {
         try replay(lines: { body in try Self.forEachLine(of: text, body) }, progress: progress, shouldStop: shouldStop)
     }
 
-    /// Replays the log in `file`, read a buffer at a time (twice: to check it, then to apply it), so
-    /// memory stays flat however long the log; returns how many entries were applied. A line that is
-    /// not UTF-8 text is a ``ReplayError`` of its line, found before anything is applied.
+    /// Replays the log in `file`, read a buffer at a time (twice: to count its lines, then to apply
+    /// them), so memory stays flat however long the log; returns how many entries were applied. A line
+    /// that is not UTF-8 text is a ``ReplayError`` of its line, found before anything is applied.
     @discardableResult
     public func replay(file: ActionLogFile, progress: ((_ applied: Int, _ total: Int) -> Void)? = nil,
                        shouldStop: @escaping () -> Bool = { false }) throws(ReplayError) -> Int {
@@ -62,20 +61,19 @@ public struct ActionReplayer {
                    firstLine: entries.first?.line ?? 0, progress: progress, shouldStop: shouldStop)
     }
 
-    /// Checks every line, then replays them.
+    /// Counts the lines (for the progress), then parses and applies each in turn, all or nothing.
     private func replay(lines: Lines, progress: ((_ applied: Int, _ total: Int) -> Void)?,
                         shouldStop: @escaping () -> Bool) throws(ReplayError) -> Int {
-        var total = 0, current = 0, first: Int?
+        var total = 0, first: Int?
         do {
-            // Every line checked before anything is dispatched; none kept.
-            try lines { number, line in
-                current = number
-                _ = try ActionLogEntry.parse(String(line), decode: decode)
+            // Counted without parsing (parsing a line costs several times its dispatch); a file that
+            // is not text is found here, before anything is dispatched.
+            try lines { number, _ in
                 total += 1
                 if first == nil { first = number }
             }
         } catch {
-            throw ReplayError(line: (error as? ActionLogFileError)?.line ?? current, message: Self.describe(error))
+            throw ReplayError(line: (error as? ActionLogFileError)?.line ?? 0, message: Self.describe(error))
         }
         return try replay(entries: { body in
             try withoutActuallyEscaping(body) { body in
@@ -84,7 +82,6 @@ public struct ActionReplayer {
                     do {
                         entry = try ActionLogEntry.parse(String(line), decode: decode)
                     } catch {
-                        // The file changed since it was checked.
                         throw ReplayError(line: number, message: Self.describe(error))
                     }
                     try body(number, entry)
