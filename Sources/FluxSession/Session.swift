@@ -90,6 +90,9 @@ public final class Session {
     var pendingCode: [(entries: Int, store: String, version: String, origin: String)] = []
     /// The outbox entries to write with the journal (see ``outboxStorage()``).
     var outbox: SessionOutbox?
+    /// The restored history's steps by their saved rows: each `history` row's position, with the number
+    /// the history gave its step (how an outbox entry read back finds the step that holds its action).
+    var restoredSteps: [Int: Int] = [:]
 
     init(name: String, path: String, lock: SessionLock, database: DatabaseQueue, dispatcher: Dispatcher,
          clock: @escaping () -> Double, report: @escaping (String) -> Void) throws {
@@ -199,6 +202,7 @@ public final class Session {
         journal.deadline = clock() + saveInterval
         journal.snapshotInterval = max(1, snapshotInterval)
         journal.takeSnapshot = { [weak self] in self?.snapshotStates(reusing: []) ?? [] }
+        journal.spill = journalSpill()
         dispatcher.commitObserver = journal
         noteCodeVersions()
         if lastSnapshot == nil {
@@ -289,6 +293,7 @@ public final class Session {
                 if sessionID != 0 { try SessionDatabase.setID(sessionID, in: db) }
                 let insert = try db.cachedStatement(sql: "INSERT INTO journal (seq, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
                 var owners: [String: String] = [:]
+                number = try journal.spill?.move(into: db, from: number) ?? number
                 for run in journal.runs {
                     try insert.execute(arguments: [number, run.count, run.entry.line, self.owners(of: run.entry, known: &owners), run.lastTime])
                     number += run.count
@@ -311,6 +316,7 @@ public final class Session {
                     }
                     stepKeys = try Self.writeSteps(added, keeping: steps.kept, from: nextStepKey, into: db)
                 }
+                try outbox?.linkSteps(in: db) { number in stepKeys?[number] ?? savedStepKeys[number] }
             }
             chunks.commit()
             outbox?.didCommit()
@@ -366,6 +372,7 @@ public final class Session {
         for (entry, key) in zip(nowUndo.reversed(), undo.reversed()) { if let key { savedStepKeys[entry.number] = key } }
         for (entry, key) in zip(nowRedo, redo) { if let key { savedStepKeys[entry.number] = key } }
         nextStepKey = max(nextStepKey, ((undo + redo).compactMap { $0 }.max() ?? -1) + 1)
+        restoredSteps = Dictionary(savedStepKeys.map { ($0.value, $0.key) }) { first, _ in first }
     }
 
     /// The text a target's state was last saved as (as its row holds it: in pieces, for a large one),
@@ -384,7 +391,7 @@ public final class Session {
 
     /// The stores that handle the entry's action, comma-separated (none for a step); worked out once
     /// per action name in a save (`known`), not once per row.
-    private func owners(of entry: ActionLogEntry, known: inout [String: String]) -> String {
+    func owners(of entry: ActionLogEntry, known: inout [String: String]) -> String {
         guard let action = entry.action else { return "" }
         if let names = known[action.name] { return names }
         let names = dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")

@@ -87,6 +87,10 @@ final class SessionJournal: CommitObserver {
     private let clock: () -> Double
     /// Where the journal was when each running ``Dispatcher/allOrNothing(_:)`` began.
     private var marks: [(runs: Int, lastCount: Int)] = []
+    /// Where the runs of a long replay go while it runs (see ``SessionJournalSpill``); nil: memory.
+    var spill: SessionJournalSpill?
+    /// How many actions and steps of the pending ones are in ``spill``: saved before ``runs``.
+    private(set) var spilledCount = 0
 
     init(clock: @escaping () -> Double) {
         self.clock = clock
@@ -117,6 +121,7 @@ final class SessionJournal: CommitObserver {
     func didCommit(_ action: any Action, in dispatcher: Dispatcher) {
         let due = pending.commit(action, now: clock(), group: dispatcher.currentGroup, isFollowUp: dispatcher.isFollowUp,
                                       isEffect: dispatcher.isEffect)
+        if pending.runs.count >= SessionJournalSpill.threshold { spillRuns() }
         if due.snapshot { snapshot() }
         if due.deadline, dispatcher.isSettled { onDeadline() }
     }
@@ -124,13 +129,13 @@ final class SessionJournal: CommitObserver {
     /// Keeps every store's state right after the last entry, to be saved with it.
     func snapshot() {
         pending.sinceSnapshot = 0
-        snapshots.append((pending.count, takeSnapshot()))
+        snapshots.append((pendingCount, takeSnapshot()))
     }
 
     /// Drops the snapshots taken after entries that are no longer pending (rolled back).
     private func dropSnapshotsPastEnd() {
         guard !snapshots.isEmpty else { return }
-        let count = pending.count
+        let count = pendingCount
         snapshots.removeAll { $0.entries > count }
     }
 
@@ -174,7 +179,19 @@ final class SessionJournal: CommitObserver {
     }
 
     /// How many actions and steps wait to be saved.
-    var pendingCount: Int { pending.count }
+    var pendingCount: Int { spilledCount + pending.count }
+
+    /// Moves every run but the last (which the next action may continue) into ``spill``: only inside a
+    /// replay (all-or-nothing work, not nested) that began with nothing pending, so that what is
+    /// spilled is the replay's and comes first at the save.
+    private func spillRuns() {
+        guard let spill, marks.count == 1, marks[0].runs == 0 else { return }
+        let taken = pending.runs.count - 1
+        guard spill.write(pending.runs[..<taken]) else { return } // kept in memory, as without a spill
+        spilledCount += pending.runs[..<taken].reduce(0) { $0 + $1.count }
+        pending.runs.removeFirst(taken)
+        pending.runsBefore = max(0, pending.runsBefore - taken)
+    }
 
     /// Forgets what was saved (or given up).
     func clear() {
@@ -182,6 +199,8 @@ final class SessionJournal: CommitObserver {
         pending.actionNames.removeAll(keepingCapacity: true)
         pending.lastName = ""
         snapshots.removeAll()
+        spilledCount = 0
+        spill?.reset()
         pending.lastAction = nil
         pending.lastType = nil
         pending.runsBefore = 0
@@ -194,6 +213,10 @@ final class SessionJournal: CommitObserver {
 
     func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
         guard let mark = marks.popLast(), !kept else { return }
+        if marks.isEmpty, spilledCount > 0 {
+            spilledCount = 0
+            spill?.discard()
+        }
         rewind(to: mark)
     }
 

@@ -16,7 +16,7 @@ final class CommitCounter {
     /// Counts the settled commits of `dispatcher` from now on, for as long as the counter lives.
     init(_ dispatcher: Dispatcher) {
         stream = SettledCommits.of(dispatcher)
-        subscription = stream.subscribe { [weak self] _ in self?.count += 1 }
+        subscription = stream.subscribe(skippingReplays: true) { [weak self] _ in self?.count += 1 }
     }
 
     deinit {

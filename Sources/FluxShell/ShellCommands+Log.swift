@@ -37,9 +37,14 @@ extension Shell {
         return error
     }
 
-    /// `:replay file`: all of the log, or nothing of it.
+    /// `:replay file`: all of the log, or nothing of it, read a buffer at a time (memory flat in its length).
     func replay(_ path: String) throws {
-        let log = try FluxHost.readSource(path)
+        let log: ActionLogFile
+        do {
+            log = try ActionLogFile(path: path)
+        } catch {
+            throw ShellCommandError.failed(error.message)
+        }
         let progress = ProgressLine(label: "replaying \(path):")
         defer { progress.finish() }
         let interrupted = { SignalInterrupts.interruptPending }
@@ -50,7 +55,7 @@ extension Shell {
             // Patient: Ctrl-C again while the stores are put back must not end the shell halfway.
             let count = try SignalInterrupts.patiently { () throws(ReplayError) -> Int in
                 try ActionReplayer(dispatcher: dispatcher, decode: host.logDecoder)
-                    .replay(contentsOf: log, progress: progress.update, shouldStop: interrupted)
+                    .replay(file: log, progress: progress.update, shouldStop: interrupted)
             }
             progress.finish()
             print("replayed \(count) entr\(count == 1 ? "y" : "ies") from \(path)")

@@ -76,29 +76,49 @@ extension Shell {
             }
             range = from ... to
         }
-        let listing: JournalListing
-        do {
-            listing = try session.journalListing(range)
-        } catch let error as SessionError {
-            throw ShellCommandError.failed("\(error.description); nothing was exported")
-        }
-        // A log with an entry missing would replay to other states: refused, naming the row.
-        guard listing.damaged.isEmpty else {
-            throw ShellCommandError.failed("session '\(session.name)': " + listing.damaged.joined(separator: "; ")
-                + "; nothing was exported (:export FILE FROM-TO exports a range without it)")
-        }
-        let entries = listing.entries
         guard !FileManager.default.fileExists(atPath: path) else {
             throw ShellCommandError.failed("\(path) exists: :export does not overwrite a file")
         }
-        // Written beside the target and renamed over it: a full disk leaves no torn file behind.
+        // Streamed, a row at a time, into a file beside the target renamed over it once whole: a full
+        // disk, or a damaged row found on the way, leaves no file behind.
+        let log: FileWriter
         do {
-            try FileWriter.replace(path, with: entries.map { $0.line + "\n" }.joined())
+            log = try FileWriter(path: path, mode: .replace)
         } catch {
             throw ShellCommandError.failed("\(error); nothing was exported")
         }
-        let span = entries.isEmpty ? "" : " (\(entries.first!.number)-\(entries.last!.number))"
-        print("exported \(entries.count) entr\(entries.count == 1 ? "y" : "ies")\(span) to \(path)")
+        var buffer = "", count = 0, span: (first: Int, last: Int)?
+        let damaged: [String]
+        do {
+            damaged = try session.forEachJournalEntry(range) { entry in
+                buffer += entry.line
+                buffer += "\n"
+                count += 1
+                span = (span?.first ?? entry.number, entry.number)
+                if buffer.utf8.count >= 1 << 16 {
+                    try log.write(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            // A log with an entry missing would replay to other states: refused, naming the row.
+            if damaged.isEmpty {
+                try log.write(buffer)
+                try log.close()
+            }
+        } catch let error as SessionError {
+            log.discard()
+            throw ShellCommandError.failed("\(error.description); nothing was exported")
+        } catch {
+            log.discard()
+            throw ShellCommandError.failed("\(error); nothing was exported")
+        }
+        guard damaged.isEmpty else {
+            log.discard()
+            throw ShellCommandError.failed("session '\(session.name)': " + damaged.joined(separator: "; ")
+                + "; nothing was exported (:export FILE FROM-TO exports a range without it)")
+        }
+        let spanText = span.map { " (\($0.first)-\($0.last))" } ?? ""
+        print("exported \(count) entr\(count == 1 ? "y" : "ies")\(spanText) to \(path)")
     }
 
     private static func size(_ bytes: Int) -> String {

@@ -28,9 +28,11 @@ struct SessionOutboxSpec {
         }
     }
 
-    func start(_ wire: Wire) throws -> (Dispatcher, Session, Outbox) {
+    /// With `storeLate`, the counter is defined once the outbox reads its entries: the saved history
+    /// comes back only then (a plugin's store).
+    func start(_ wire: Wire, storeLate: Bool = false) throws -> (Dispatcher, Session, Outbox) {
         let dispatcher = Dispatcher()
-        _ = CounterStore(dispatcher: dispatcher)
+        if !storeLate { _ = CounterStore(dispatcher: dispatcher) }
         let session = try Session.open(name: "work", directory: folder, dispatcher: dispatcher, clock: { [clock] in clock.now })
         session.restore()
         session.attach()
@@ -43,6 +45,7 @@ struct SessionOutboxSpec {
             return {}
         }, isVirtual: true))
         try center.use(session.outboxStorage())
+        if storeLate { _ = CounterStore(dispatcher: dispatcher) }
         return (dispatcher, session, outbox)
     }
 
@@ -109,5 +112,120 @@ struct SessionOutboxSpec {
         #expect(outbox.queue.map(\.id) == [1, 2])
         session.save()
         #expect(try rows(session).map { $0.prefix(1) } == ["1", "2"])
+    }
+
+    func count(_ dispatcher: Dispatcher) -> Int? {
+        (dispatcher.store(named: "counter") as? CounterStore)?.state.count
+    }
+
+    /// Adds 1 (sent and taken), then 2 and 3 (saved, not sent), and dies as `kill -9` would: nothing
+    /// after the last save is kept.
+    func queueThenDie() throws {
+        let wire = Wire()
+        let (dispatcher, session, outbox) = try start(wire)
+        try dispatcher.dispatch(Add(by: 1))
+        session.save()
+        wire.fire()
+        try dispatcher.dispatch(Add(by: 2))
+        session.save()
+        try dispatcher.dispatch(Add(by: 3))
+        session.save()
+        #expect(wire.sent.map(\.id) == [1] && outbox.queue.map(\.id) == [2, 3])
+        session.journal.clear()
+    }
+
+    @Test("after kill -9, undoing a restored step takes its queued entry back, as before the restart; a redo queues nothing",
+          arguments: [false, true])
+    func undoAfterRestart(storeLate: Bool) throws {
+        try queueThenDie()
+        let again = Wire()
+        do {
+            let (dispatcher, session, outbox) = try start(again, storeLate: storeLate)
+            #expect(count(dispatcher) == 6 && outbox.queue.map(\.id) == [2, 3])
+            try dispatcher.undo()
+            #expect(count(dispatcher) == 3 && outbox.queue.map(\.id) == [2], "the entry of the step undone, 3, is taken back")
+            try dispatcher.undo()
+            #expect(outbox.queue.isEmpty)
+            try dispatcher.undo()
+            #expect(count(dispatcher) == 0 && outbox.queue.isEmpty, "entry 1 was sent before the restart: nothing to take back")
+            try dispatcher.redo()
+            #expect(count(dispatcher) == 1 && outbox.queue.isEmpty, "a redo is local: it queues nothing")
+            session.save()
+            #expect(try rows(session).isEmpty, "the undone entries left the table with the save of the undo")
+            again.fire()
+            #expect(again.sent.isEmpty, "nothing undone is ever sent")
+            session.journal.clear()
+        }
+        let third = Wire()
+        let (dispatcher, _, outbox) = try start(third, storeLate: storeLate)
+        #expect(count(dispatcher) == 1 && outbox.queue.isEmpty)
+        third.fire()
+        #expect(third.sent.isEmpty)
+    }
+
+    @Test("an undo after a restart that dies before its save takes nothing back: the step and its entry come back together")
+    func undoLostWithItsLine() throws {
+        try queueThenDie()
+        do {
+            let (dispatcher, session, outbox) = try start(Wire())
+            try dispatcher.undo()
+            #expect(outbox.queue.map(\.id) == [2])
+            session.journal.clear() // killed before the line's save
+        }
+        let wire = Wire()
+        let (dispatcher, session, outbox) = try start(wire)
+        #expect(count(dispatcher) == 6 && outbox.queue.map(\.id) == [2, 3])
+        try dispatcher.undo() // and the link holds through a second restart
+        #expect(outbox.queue.map(\.id) == [2])
+        session.save()
+        wire.fire()
+        #expect(wire.sent.map(\.id) == [2] && count(dispatcher) == 3)
+        #expect(try rows(session).isEmpty)
+    }
+
+    @Test("after a restart, an entry in flight when its step is undone stays: it may have arrived")
+    func inFlightAfterRestart() throws {
+        try queueThenDie()
+        let wire = Wire()
+        wire.answer = nil
+        let (dispatcher, session, outbox) = try start(wire)
+        try dispatcher.undo()
+        wire.fire() // entry 2 in flight
+        #expect(outbox.inFlight == 2)
+        try dispatcher.undo()
+        #expect(outbox.queue.map(\.id) == [2] && count(dispatcher) == 1)
+        session.save()
+        #expect(try rows(session).map { $0.prefix(1) } == ["2"])
+    }
+
+    @Test("a session whose outbox table was made without step links reads its entries and links new ones")
+    func oldTable() throws {
+        do {
+            let dispatcher = Dispatcher()
+            _ = CounterStore(dispatcher: dispatcher)
+            let session = try Session.open(name: "work", directory: folder, dispatcher: dispatcher, clock: { [clock] in clock.now })
+            session.attach()
+            try session.database.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, outbox TEXT NOT NULL, action TEXT NOT NULL,
+                                         payload TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, lastError TEXT);
+                    INSERT INTO outbox (outbox, action, payload) VALUES ('sync', 'counter.add', '{"by":5}')
+                    """)
+            }
+            session.close()
+        }
+        do {
+            let (dispatcher, session, outbox) = try start(Wire())
+            #expect(outbox.queue.map(\.id) == [1])
+            try dispatcher.dispatch(Add(by: 1))
+            session.save()
+            #expect(outbox.queue.map(\.id) == [1, 2])
+            session.journal.clear()
+        }
+        let (dispatcher, session, outbox) = try start(Wire())
+        try dispatcher.undo()
+        #expect(outbox.queue.map(\.id) == [1], "the old entry has no step: no undo takes it back")
+        session.save()
+        #expect(try rows(session).map { $0.prefix(1) } == ["1"])
     }
 }

@@ -39,7 +39,7 @@ public struct SettledCommit {
 /// follow-up. To act on a commit outside the dispatch (as `flux.on` listeners do), queue the work and
 /// run it once ``Dispatcher/isIdle``.
 public final class SettledCommits: Middleware {
-    private var subscribers: [(id: Int, body: (SettledCommit) -> Void)] = []
+    private var subscribers: [(id: Int, body: (SettledCommit) -> Void, skipsReplays: Bool)] = []
     private var nextID = 1
     /// Commits not settled yet: of the group open now, or of all-or-nothing work still running.
     private var held = SettlingQueue<SettledCommit>()
@@ -55,11 +55,14 @@ public final class SettledCommits: Middleware {
     }
 
     /// Calls `body` with every commit that settles from now on; returns the number to unsubscribe with.
+    /// With `skippingReplays`, it hears no commit of a replay (``SettledCommit/Origin/replay``): while no
+    /// subscriber wants them, a replay's commits are not even held until it settles, so a replay of a
+    /// long log keeps none of its actions here.
     @discardableResult
-    public func subscribe(_ body: @escaping (SettledCommit) -> Void) -> Int {
+    public func subscribe(skippingReplays: Bool = false, _ body: @escaping (SettledCommit) -> Void) -> Int {
         let id = nextID
         nextID += 1
-        subscribers.append((id, body))
+        subscribers.append((id, body, skippingReplays))
         return id
     }
 
@@ -72,6 +75,7 @@ public final class SettledCommits: Middleware {
         guard !subscribers.isEmpty else { return }
         let origin: SettledCommit.Origin = dispatcher.dropsFollowUps ? .replay
             : dispatcher.isEffect ? .effect : dispatcher.isFollowUp ? .followUp : .direct
+        if origin == .replay, subscribers.allSatisfy(\.skipsReplays) { return }
         let commit = SettledCommit(action: action, group: dispatcher.currentGroup, changed: changed, origin: origin)
         guard !held.holds(commit, inGroup: commit.group != nil) else { return }
         for earlier in held.takeHeld() { tell(earlier) }
@@ -95,6 +99,6 @@ public final class SettledCommits: Middleware {
     }
 
     private func tell(_ commit: SettledCommit) {
-        for subscriber in subscribers { subscriber.body(commit) }
+        for subscriber in subscribers where !(subscriber.skipsReplays && commit.origin == .replay) { subscriber.body(commit) }
     }
 }

@@ -1,9 +1,12 @@
 /// Replays an action log into a dispatcher: the same actions, undo steps and groups, in order.
 ///
-/// A replay is all or nothing. The whole log is parsed and decoded before anything is dispatched, so
-/// a malformed line, an unknown action or a payload of the wrong shape stops it with a ``ReplayError``
-/// giving its line number. A dispatch that fails part-way puts every store and the undo history back
-/// as they were before the replay (subscribers then hear those states again).
+/// A replay is all or nothing. A malformed line, an unknown action, a payload of the wrong shape or a
+/// dispatch that fails stops it with a ``ReplayError`` giving its line number, and puts every store and
+/// the undo history back as they were before the replay (subscribers then hear those states again).
+///
+/// A log streams: each line is parsed, applied and dropped in turn (an undo group's lines are kept
+/// until the group is dispatched), so a replay's memory does not grow with the log's length (see
+/// ``replay(file:progress:shouldStop:)``). Before that, its lines are counted, for the progress.
 ///
 /// Actions a subscriber dispatched are in the log as follow-ups: while a log replays, subscribers'
 /// dispatches are dropped and the recorded follow-ups run in their places, so none runs twice.
@@ -24,6 +27,10 @@ public struct ActionReplayer {
         self.decode = decode ?? ActionLogEntry.decoding(with: dispatcher.registry)
     }
 
+    /// The lines of a log, each given to `body` with its number (from 1), in order: read once to check
+    /// them, then once more to apply them.
+    typealias Lines = (_ body: (_ number: Int, _ line: Substring) throws -> Void) throws -> Void
+
     /// Replays JSON Lines text; returns how many entries were applied.
     ///
     /// - Parameters:
@@ -33,7 +40,16 @@ public struct ActionReplayer {
     @discardableResult
     public func replay(contentsOf text: String, progress: ((_ applied: Int, _ total: Int) -> Void)? = nil,
                        shouldStop: @escaping () -> Bool = { false }) throws(ReplayError) -> Int {
-        try replay(try entries(in: text), progress: progress, shouldStop: shouldStop)
+        try replay(lines: { body in try Self.forEachLine(of: text, body) }, progress: progress, shouldStop: shouldStop)
+    }
+
+    /// Replays the log in `file`, read a buffer at a time (twice: to count its lines, then to apply
+    /// them), so memory stays flat however long the log; returns how many entries were applied. A line
+    /// that is not UTF-8 text is a ``ReplayError`` of its line, found before anything is applied.
+    @discardableResult
+    public func replay(file: ActionLogFile, progress: ((_ applied: Int, _ total: Int) -> Void)? = nil,
+                       shouldStop: @escaping () -> Bool = { false }) throws(ReplayError) -> Int {
+        try replay(lines: file.forEachLine, progress: progress, shouldStop: shouldStop)
     }
 
     /// Replays parsed entries (with the line number each error names); returns how many were applied.
@@ -41,28 +57,64 @@ public struct ActionReplayer {
     public func replay(_ entries: [(line: Int, entry: ActionLogEntry)],
                        progress: ((_ applied: Int, _ total: Int) -> Void)? = nil,
                        shouldStop: @escaping () -> Bool = { false }) throws(ReplayError) -> Int {
+        try replay(entries: { body in for (line, entry) in entries { try body(line, entry) } }, total: entries.count,
+                   firstLine: entries.first?.line ?? 0, progress: progress, shouldStop: shouldStop)
+    }
+
+    /// Counts the lines (for the progress), then parses and applies each in turn, all or nothing.
+    private func replay(lines: Lines, progress: ((_ applied: Int, _ total: Int) -> Void)?,
+                        shouldStop: @escaping () -> Bool) throws(ReplayError) -> Int {
+        var total = 0, first: Int?
+        do {
+            // Counted without parsing (parsing a line costs several times its dispatch); a file that
+            // is not text is found here, before anything is dispatched.
+            try lines { number, _ in
+                total += 1
+                if first == nil { first = number }
+            }
+        } catch {
+            throw ReplayError(line: (error as? ActionLogFileError)?.line ?? 0, message: Self.describe(error))
+        }
+        return try replay(entries: { body in
+            try withoutActuallyEscaping(body) { body in
+                try lines { number, line in
+                    let entry: ActionLogEntry
+                    do {
+                        entry = try ActionLogEntry.parse(String(line), decode: decode)
+                    } catch {
+                        throw ReplayError(line: number, message: Self.describe(error))
+                    }
+                    try body(number, entry)
+                }
+            }
+        }, total: total, firstLine: first ?? 0, progress: progress, shouldStop: shouldStop)
+    }
+
+    /// Entries, each given to `body` with its line number, in order.
+    private typealias Entries = (_ body: (_ line: Int, _ entry: ActionLogEntry) throws -> Void) throws -> Void
+
+    private func replay(entries: Entries, total: Int, firstLine: Int, progress: ((_ applied: Int, _ total: Int) -> Void)?,
+                        shouldStop: @escaping () -> Bool) throws(ReplayError) -> Int {
         let dropped = dispatcher.dropsFollowUps
         dispatcher.dropsFollowUps = true
         defer { dispatcher.dropsFollowUps = dropped }
         do {
-            return try dispatcher.allOrNothing { try apply(entries, progress: progress, shouldStop: shouldStop) }
+            return try dispatcher.allOrNothing { try apply(entries, total: total, progress: progress, shouldStop: shouldStop) }
         } catch let error as ReplayError {
             throw error
         } catch {
-            throw ReplayError(line: entries.first?.line ?? 0, message: DispatcherError.describe(error))
+            throw ReplayError(line: firstLine, message: DispatcherError.describe(error))
         }
     }
 
-    private func apply(_ entries: [(line: Int, entry: ActionLogEntry)],
-                       progress: ((_ applied: Int, _ total: Int) -> Void)?,
-                       shouldStop: @escaping () -> Bool) throws(ReplayError) -> Int {
-        let total = entries.count
+    private func apply(_ entries: Entries, total: Int, progress: ((_ applied: Int, _ total: Int) -> Void)?,
+                       shouldStop: @escaping () -> Bool) throws -> Int {
         var applied = 0
         // Consecutive entries of one undo group are dispatched together, inside that group.
-        var batch: ArraySlice<(line: Int, entry: ActionLogEntry)> = []
+        var batch: [(line: Int, entry: ActionLogEntry)] = []
 
         func flush() throws(ReplayError) {
-            defer { batch.removeAll() }
+            defer { batch.removeAll(keepingCapacity: true) }
             guard let first = batch.first else { return }
             var current = first.line
             do {
@@ -83,11 +135,11 @@ public struct ActionReplayer {
             }
         }
 
-        for item in entries {
-            if let last = batch.last, item.entry.group == nil || last.entry.group?.id != item.entry.group?.id {
+        try entries { line, entry in
+            if let last = batch.last, entry.group == nil || last.entry.group?.id != entry.group?.id {
                 try flush()
             }
-            batch.append(item)
+            batch.append((line, entry))
         }
         try flush()
         return applied
@@ -114,6 +166,22 @@ public struct ActionReplayer {
     /// would not: `\r\n` is one character), the `\r` dropped; a last line needs no newline.
     static func lines(of text: String) -> [Substring] {
         var lines: [Substring] = []
+        forEachRawLine(of: text) { lines.append($0) }
+        return lines
+    }
+
+    /// Calls `body` with each line of `text` that is not blank, its number (from 1) and its text trimmed.
+    static func forEachLine(of text: String, _ body: (_ number: Int, _ line: Substring) throws -> Void) throws {
+        var number = 0
+        try forEachRawLine(of: text) { raw in
+            number += 1
+            let line = raw.trimmingWhitespace
+            if !line.isEmpty { try body(number, line) }
+        }
+    }
+
+    /// Calls `body` with each line of `text`, as ``lines(of:)`` splits them, without keeping them.
+    private static func forEachRawLine(of text: String, _ body: (Substring) throws -> Void) rethrows {
         var start = text.startIndex
         let utf8 = text.utf8
         var index = utf8.startIndex
@@ -121,13 +189,12 @@ public struct ActionReplayer {
             if utf8[index] == UInt8(ascii: "\n") {
                 var end = index
                 if end > start, utf8[utf8.index(before: end)] == UInt8(ascii: "\r") { end = utf8.index(before: end) }
-                lines.append(text[start ..< end])
+                try body(text[start ..< end])
                 start = utf8.index(after: index)
             }
             index = utf8.index(after: index)
         }
-        if start != text.endIndex { lines.append(text[start...]) }
-        return lines
+        if start != text.endIndex { try body(text[start...]) }
     }
 
     private func apply(_ entry: ActionLogEntry) throws {
@@ -151,6 +218,7 @@ public struct ActionReplayer {
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? LogLineError { return "not a log entry: \(error)" }
+        if let error = error as? ActionLogFileError { return error.message }
         return DispatcherError.describe(error)
     }
 }

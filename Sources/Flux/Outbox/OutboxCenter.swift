@@ -46,7 +46,7 @@ public final class OutboxCenter: Middleware {
         if clock.isVirtual { seed = 0x5EED }
         if !listening, let dispatcher {
             listening = true
-            SettledCommits.of(dispatcher).subscribe { [weak self] commit in self?.queue(commit) }
+            SettledCommits.of(dispatcher).subscribe(skippingReplays: true) { [weak self] commit in self?.queue(commit) }
         }
         let old = outbox(named: definition.name)
         let outbox = Outbox(definition: definition, clock: clock, center: self)
@@ -112,13 +112,31 @@ public final class OutboxCenter: Middleware {
     }
 
     /// An undo takes back the entries of the actions it undid that were not sent yet: those of steps
-    /// past the undo stack's new top (steps are numbered in the order they were made).
+    /// past the undo stack's new top (steps are numbered in the order they were made) and no longer on
+    /// it. An entry kept from before a restart knows its step through the storage, which links it to
+    /// the step of the restored history (numbered after the steps made before the history came back,
+    /// though below them on the stack: hence the second test).
     public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {
         guard step == .undo, !outboxes.isEmpty || !waiting.isEmpty else { return }
-        let top = dispatcher.history.undoStack.newestNumber ?? 0
-        let undone: (OutboxEntry) -> Bool = { entry in entry.step.map { $0 > top } ?? false }
+        let history = dispatcher.history
+        let top = history.undoStack.newestNumber ?? 0
+        let storage = storage
+        var onStack: Set<Int>?
+        let undone: (OutboxEntry) -> Bool = { entry in
+            guard let number = entry.step ?? storage.restoredStep(of: entry.id), number > top else { return false }
+            if onStack == nil { onStack = Set(history.steps.undo.map(\.number)) }
+            return onStack?.contains(number) == false
+        }
         _ = storage.withdraw(where: undone)
         for outbox in outboxes { _ = outbox.withdraw(where: undone) }
+        for (name, entries) in waiting {
+            let kept = entries.filter { entry in
+                guard undone(entry) else { return true }
+                storage.removeWithNextSave(entry.id)
+                return false
+            }
+            if kept.count != entries.count { waiting[name] = kept }
+        }
     }
 
     /// Dispatches the compensating action of an entry the world refused; the entry goes with it.

@@ -15,6 +15,14 @@ public protocol OutboxStorage: AnyObject {
     func removeWithNextSave(_ id: Int)
     /// Keeps an entry's attempts and last error.
     func update(_ entry: OutboxEntry)
+    /// The undo step (its number in the dispatcher's history) holding the action of entry `id`, kept
+    /// from before a restart: the storage links each entry to its saved step, and the restored history
+    /// numbers the step anew. Nil when not known (the step is gone, or the storage keeps no links).
+    func restoredStep(of id: Int) -> Int?
+}
+
+extension OutboxStorage {
+    public func restoredStep(of id: Int) -> Int? { nil }
 }
 
 /// Entries kept in memory: durable at once, gone with the process.

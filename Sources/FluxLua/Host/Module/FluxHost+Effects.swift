@@ -430,7 +430,7 @@ extension FluxHost {
     /// Reads the stream of settled commits from the first listener on: until then no dispatch pays for it.
     private func listenToCommits() {
         guard effectsState.commitSubscription == nil else { return }
-        effectsState.commitSubscription = SettledCommits.of(dispatcher).subscribe { [reference] commit in
+        effectsState.commitSubscription = SettledCommits.of(dispatcher).subscribe(skippingReplays: true) { [reference] commit in
             reference.host?.listen(to: commit)
         }
     }

@@ -1,0 +1,101 @@
+import Flux
+import GRDB
+
+/// Where a session's journal puts the runs a long replay committed while the replay still runs: rows
+/// of the side table `journalSpill`, written as it goes, so that a replay of a million lines keeps a
+/// few thousand runs in memory, not a million.
+///
+/// All or nothing still. The rows join the journal only in the save after the replay was kept, in that
+/// save's transaction (see ``move(into:from:)``); a replay rolled back deletes them; rows a crash left
+/// behind are never read: the next spill begins by deleting them. Only a replay that began with nothing
+/// pending spills (its rows are then the first of the save), and not one inside another.
+final class SessionJournalSpill {
+    /// How many runs the journal keeps in memory, while a replay runs, before it spills all but the last.
+    static let threshold = 4096
+
+    private let database: DatabaseQueue
+    /// A run's line and the stores that handle its action (the journal's `line` and `stores` columns),
+    /// with the stores of each action name found so far.
+    private let encode: (ActionLogEntry, inout [String: String]) -> (line: String, stores: String)
+    /// Rows written since the journal was last saved (or the spill discarded).
+    private(set) var rows = 0
+    /// Why the last spill failed: the runs then stay in memory, as without a spill.
+    private(set) var failure: String?
+
+    init(database: DatabaseQueue, encode: @escaping (ActionLogEntry, inout [String: String]) -> (line: String, stores: String)) {
+        self.database = database
+        self.encode = encode
+    }
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS journalSpill (
+            n INTEGER PRIMARY KEY,  -- the order the runs were committed in
+            count INTEGER NOT NULL,
+            line TEXT NOT NULL,
+            stores TEXT NOT NULL,
+            lastTime REAL NOT NULL
+        )
+        """
+
+    /// Writes `runs` after those written before, in a transaction of its own; false (and nothing
+    /// written) when the database refused.
+    func write(_ runs: ArraySlice<SessionJournal.Run>) -> Bool {
+        do {
+            try database.write { db in
+                try db.execute(sql: Self.schema)
+                if rows == 0 { try db.execute(sql: "DELETE FROM journalSpill") } // what a crash left
+                let insert = try db.cachedStatement(sql: "INSERT INTO journalSpill (n, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
+                var n = rows, known: [String: String] = [:]
+                for run in runs {
+                    let (line, stores) = encode(run.entry, &known)
+                    try insert.execute(arguments: [n, run.count, line, stores, run.lastTime])
+                    n += 1
+                }
+            }
+            rows += runs.count
+            return true
+        } catch {
+            failure = "\(error)"
+            return false
+        }
+    }
+
+    /// Moves the rows written into the journal, numbered from `number` on, inside a save's transaction;
+    /// returns the number after the last entry moved.
+    func move(into db: GRDB.Database, from number: Int) throws -> Int {
+        guard rows > 0 else { return number }
+        var seq = number
+        let insert = try db.cachedStatement(sql: "INSERT INTO journal (seq, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
+        let spilled = try Row.fetchCursor(db, sql: "SELECT count, line, stores, lastTime FROM journalSpill ORDER BY n")
+        while let row = try spilled.next() {
+            let count: Int = row[0]
+            try insert.execute(arguments: [seq, count, row[1] as String, row[2] as String, row[3] as Double])
+            seq += count
+        }
+        try db.execute(sql: "DELETE FROM journalSpill")
+        return seq
+    }
+
+    /// The rows were moved by a save that committed: the next spill starts afresh.
+    func reset() {
+        rows = 0
+        failure = nil
+    }
+
+    /// The replay that wrote the rows was rolled back: they go (or, if the database refuses now, with
+    /// the next spill).
+    func discard() {
+        guard rows > 0 else { return }
+        reset()
+        _ = try? database.write { db in try db.execute(sql: "DELETE FROM journalSpill") }
+    }
+}
+
+extension Session {
+    /// The spill of this session's journal: runs written as the save writes them.
+    func journalSpill() -> SessionJournalSpill {
+        SessionJournalSpill(database: database) { [weak self] entry, known in
+            (entry.line, self?.owners(of: entry, known: &known) ?? "")
+        }
+    }
+}
