@@ -59,13 +59,15 @@ extension Dispatcher {
     private func keepOnlyChange(_ action: any Action, _ name: String) {
         let recording = history.isRecording
         let registration = hot.touched[0]
-        guard let commit = registration.lane.commit(registration.object, recording, &history.undoStack.spare) else {
+        // Matched, not bound and read again: the box is moved out of the result, not copied (a retain).
+        switch registration.lane.commit(registration.object, recording, &history.undoStack.spare) {
+        case nil:
             touchedCount = 0
-            return
+        case let (state?, cost)?:
+            if let note = history.record(label: name, cost: cost, target: registration.transaction, kept: state, single: action) { onNote(note) }
+        case _?:
+            break // changed, with no undo history to keep it for
         }
-        guard let state = commit.state else { return }
-        let note = history.record(label: name, cost: commit.cost, target: registration.transaction, kept: state, single: action)
-        if let note { onNote(note) }
     }
 
     /// Puts each target back to its state and publishes it: a group's `actions` (or all-or-nothing work)
