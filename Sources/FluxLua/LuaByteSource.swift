@@ -20,11 +20,19 @@ extension LuaStack {
 }
 
 extension LuaVM {
-    /// Runs the source `bytes`, discarding what it returns.
-    public func run(bytes: [UInt8], chunkName: String) throws {
+    /// Compiles the source `bytes` into a function without running it; see ``load(_:chunkName:)``.
+    public func load(bytes: [UInt8], chunkName: String) throws -> LuaRef {
+        try stack.load(bytes: bytes, chunkName: chunkName)
+        return LuaRef(popping: stack)
+    }
+
+    /// Runs the source `bytes` and returns what it returns.
+    @discardableResult
+    public func run(bytes: [UInt8], chunkName: String) throws -> [LuaValue] {
         let base = stack.top
         defer { stack.top = base }
         try stack.load(bytes: bytes, chunkName: chunkName)
         try stack.pcall(arguments: 0)
+        return stack.values(in: (base + 1) ..< (stack.top + 1))
     }
 }

@@ -45,6 +45,11 @@ public final class LineEditor {
     /// REPL drops an unfinished chunk and goes back to its first prompt). Nil keeps the prompt.
     public var onInterrupt: (() -> String)?
 
+    /// The bytes of the line ``readLine(prompt:)`` returned last, when it came from a pipe or file and was
+    /// not UTF-8 (the line holds U+FFFD in their place); nil otherwise. Lua source is bytes: a string
+    /// literal keeps them, as `lua5.4 < file` does.
+    public private(set) var lastLineBytes: [UInt8]?
+
     private let input: Int32
     private var piped = PipedInput()
 
@@ -160,8 +165,13 @@ public final class LineEditor {
         let signals = SignalInterrupts.isInstalled
         if signals { SignalInterrupts.enter(.editing, terminal: false) }
         defer { if signals { SignalInterrupts.enter(.running, terminal: false) } }
+        lastLineBytes = nil
         while true {
-            if let line = piped.nextLine() { return line }
+            if let bytes = piped.nextLine() {
+                if let line = String(validating: bytes, as: UTF8.self) { return line }
+                lastLineBytes = Array(bytes)
+                return String(decoding: bytes, as: UTF8.self)
+            }
             if piped.ended { return nil }
             if signals, SignalInterrupts.interruptPending {
                 // Nothing was typed to clear: the interrupt ends the input, and stays pending
@@ -188,21 +198,21 @@ private struct PipedInput {
     private var searched = 0
     private(set) var ended = false
 
-    /// The next complete line (the last one may lack its newline once the input ended), without
+    /// The next complete line's bytes (the last one may lack its newline once the input ended), without
     /// its `\n` or `\r\n`; nil when more input is needed or there is none.
-    mutating func nextLine() -> String? {
+    mutating func nextLine() -> [UInt8]? {
         if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
             var line = buffer[..<newline]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            let text = String(decoding: line, as: UTF8.self)
+            let bytes = Array(line)
             buffer.removeSubrange(...newline)
             searched = 0
-            return text
+            return bytes
         }
         searched = buffer.count
         guard ended, !buffer.isEmpty else { return nil }
         defer { buffer.removeAll(); searched = 0 }
-        return String(decoding: buffer, as: UTF8.self)
+        return buffer
     }
 
     /// Reads what is available; the end of input, or an error, ends it.

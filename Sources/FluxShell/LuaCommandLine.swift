@@ -54,9 +54,10 @@ struct LuaCommandLine: ParsableArguments {
             if let script {
                 try setArgumentTable(script, in: vm)
                 // `-` is standard input, as in lua: `fluxsh - <<'EOF'`.
+                // Bytes, as lua reads them: a string literal keeps those that are not UTF-8.
                 let chunk = script == "-"
-                    ? try vm.load(try FluxHost.source(FileHandle.standardInput.readDataToEndOfFile(), from: "stdin"), chunkName: "=stdin")
-                    : try vm.load(try FluxHost.readSource(script), chunkName: "@" + script)
+                    ? try vm.load(bytes: try FluxHost.sourceBytes(FileHandle.standardInput.readDataToEndOfFile(), from: "stdin"), chunkName: "=stdin")
+                    : try vm.load(bytes: try FluxHost.readSourceBytes(script), chunkName: "@" + script)
                 try vm.call(chunk) { lua in
                     try lua.ensureSpace(Int32(arguments.count))
                     for argument in arguments { lua.push(argument) }

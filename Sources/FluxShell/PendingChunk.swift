@@ -16,6 +16,9 @@ struct PendingChunk {
 
     /// The lines so far, joined with newlines; nil before the first.
     private(set) var text: String?
+    /// The chunk's bytes, when a line was not UTF-8 (`text` then holds U+FFFD in their place); nil while
+    /// `text` holds them exactly. Lua compiles these: a string literal keeps its bytes.
+    private(set) var bytes: [UInt8]?
     private var scanner = LuaChunkScanner()
     /// The chunk's length when it was last compiled and found unfinished.
     private var compiledLength = 0
@@ -23,8 +26,15 @@ struct PendingChunk {
     /// Whether a chunk has been started and not finished.
     var isStarted: Bool { text != nil }
 
-    /// Adds a line (without its newline).
-    mutating func append(_ line: String) {
+    /// Adds a line (without its newline); `lineBytes` are its own bytes when they are not UTF-8.
+    mutating func append(_ line: String, bytes lineBytes: [UInt8]? = nil) {
+        if let lineBytes {
+            if bytes == nil { bytes = text.map { Array($0.utf8) + [UInt8(ascii: "\n")] } ?? [] } else { bytes!.append(UInt8(ascii: "\n")) }
+            bytes!.append(contentsOf: lineBytes)
+        } else if bytes != nil {
+            bytes!.append(UInt8(ascii: "\n"))
+            bytes!.append(contentsOf: line.utf8)
+        }
         if text == nil {
             text = line
         } else {

@@ -78,9 +78,9 @@ public final class REPL {
                 pending.clear()
                 continue
             }
-            pending.append(line)
+            pending.append(line, bytes: editor.lastLineBytes)
             guard pending.isWorthCompiling, let input = pending.text else { continue }
-            let compiled = shell.compile(input)
+            let compiled = shell.compile(input, bytes: pending.bytes)
             if compiled.isIncomplete {
                 pending.compiledUnfinished()
                 continue
@@ -93,7 +93,7 @@ public final class REPL {
             _ = SignalInterrupts.takeInterrupt() // a Ctrl-C that stopped this input is spent
         }
         // A chunk the scanner thought unfinished may still compile: the compiler has the last word.
-        if let input = pending.text, case let compiled = shell.compile(input), !compiled.isIncomplete {
+        if let input = pending.text, case let compiled = shell.compile(input, bytes: pending.bytes), !compiled.isIncomplete {
             editor.addHistory(input)
             failed = !run(compiled) || failed
         } else if let pending = pending.text {

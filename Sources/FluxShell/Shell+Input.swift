@@ -16,14 +16,21 @@ extension Shell {
 
     /// Compiles `input` as the REPL does: a `:` line is a command; a leading `=` means `return`; an
     /// expression is tried first with `return` before it, so that its value prints.
-    public func compile(_ input: String) -> Compiled {
+    ///
+    /// `bytes`, when given, are the input's own bytes, not UTF-8 (`input` holds U+FFFD in their place): Lua
+    /// compiles those, so a string literal keeps them.
+    public func compile(_ input: String, bytes: [UInt8]? = nil) -> Compiled {
         let trimmed = input.drop(while: \.isBlank)
         if trimmed.hasPrefix(":") { return .command(String(trimmed)) }
-        var source = input
-        if trimmed.hasPrefix("=") { source = "return " + trimmed.dropFirst() }
-        if let chunk = try? host.vm.load("return " + source + ";", chunkName: "=stdin") { return .chunk(chunk) }
+        var source = bytes ?? Array(input.utf8)
+        if trimmed.hasPrefix("=") {
+            source = Array("return ".utf8) + source.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.dropFirst()
+        }
+        if let chunk = try? host.vm.load(bytes: Array("return ".utf8) + source + [UInt8(ascii: ";")], chunkName: "=stdin") {
+            return .chunk(chunk)
+        }
         do {
-            return .chunk(try host.vm.load(source, chunkName: "=stdin"))
+            return .chunk(try host.vm.load(bytes: source, chunkName: "=stdin"))
         } catch let error as LuaError {
             if error.kind == .syntax, error.message.hasSuffix("<eof>") { return .incomplete }
             return .failed(error)

@@ -71,7 +71,7 @@ extension Dispatcher {
     func recomputeDerived(_ action: any Action, _ name: String) throws {
         var index = 0
         while index < touchedCount {
-            let registration = touched[index]
+            let registration = hot.touched[index]
             index += 1
             if registration.dependents.isEmpty { continue }
             for dependent in registration.dependents { try bringUpToDate(dependent, action, name) }

@@ -4,7 +4,7 @@ extension Dispatcher {
     /// Puts every target the failed action touched back to its state from before, latest first.
     func rollBackTouched() {
         for index in (0 ..< touchedCount).reversed() {
-            touched[index].transaction.rollback()
+            hot.touched[index].transaction.rollback()
         }
         touchedCount = 0
     }
@@ -22,7 +22,7 @@ extension Dispatcher {
         var cost = 0
         var changed = 0
         for index in 0 ..< touchedCount {
-            let registration = touched[index]
+            let registration = hot.touched[index]
             // A group keeps states even with no undo history: it rolls back with them when it fails.
             let keeping = (recording || group != nil) && group?.entry.contains(registration.transaction) != true
             // The state goes in the box of the step the history dropped last, when it can.
@@ -47,8 +47,10 @@ extension Dispatcher {
             if changed > 0 { group.entry.actions.append(action) }
         }
         guard let step = first.take() else { return }
-        let note = history.record(label: name, cost: cost, target: step.registration.transaction, kept: step.kept, rest: rest,
-                                  actions: StepActions(single: action))
+        let note = rest == nil
+            ? history.record(label: name, cost: cost, target: step.registration.transaction, kept: step.kept, single: action)
+            : history.record(label: name, cost: cost, target: step.registration.transaction, kept: step.kept, rest: rest,
+                             actions: StepActions(single: action))
         if let note { onNote(note) }
     }
 
@@ -56,15 +58,16 @@ extension Dispatcher {
     /// before, when it changed, is the whole step: none of the bookkeeping for several is needed.
     private func keepOnlyChange(_ action: any Action, _ name: String) {
         let recording = history.isRecording
-        let registration = touched[0]
-        guard let commit = registration.lane.commit(registration.object, recording, &history.undoStack.spare) else {
+        let registration = hot.touched[0]
+        // Matched, not bound and read again: the box is moved out of the result, not copied (a retain).
+        switch registration.lane.commit(registration.object, recording, &history.undoStack.spare) {
+        case nil:
             touchedCount = 0
-            return
+        case let (state?, cost)?:
+            if let note = history.record(label: name, cost: cost, target: registration.transaction, kept: state, single: action) { onNote(note) }
+        case _?:
+            break // changed, with no undo history to keep it for
         }
-        guard let state = commit.state else { return }
-        let note = history.record(label: name, cost: commit.cost, target: registration.transaction, kept: state, rest: nil,
-                                  actions: StepActions(single: action))
-        if let note { onNote(note) }
     }
 
     /// Puts each target back to its state and publishes it: a group's `actions` (or all-or-nothing work)

@@ -24,13 +24,15 @@ import Foundation
 /// follow-up queue (`Dispatcher+FollowUps`) and travel through the history (`Dispatcher+Undo`).
 ///
 /// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the fields every dispatch
-/// reads and writes — the phase, the generation, the touched list, the route of the last action, and a
-/// registration's marks — are declared without dynamic exclusivity checks. Invariant: a dispatcher is
-/// used from one thread, and no access to one of them spans a call out (a handler, a subscriber, a
-/// middleware hook, a Lua callback): each is read or written in one statement, and a call that may
-/// re-enter the dispatcher (`waitFor`, a follow-up) reads them afresh. Broken, `LuaTortureSpec` (callbacks
-/// that dispatch, cancel, redefine and collect at every point of a dispatch) and `SubscriberLifetimeSpec`
-/// fail under FLUX_GC_TORTURE=1.
+/// reads and writes — the phase, the generation, the touched list, the route of the last action, the
+/// commit observer (together in `hot`), the middleware, and a registration's marks — are declared
+/// without dynamic exclusivity checks; grouped, a dispatch pays for no check at all instead of one per
+/// field. Invariant: a dispatcher is used from one thread, and no access to one of them spans a call out
+/// (a handler, a subscriber, a middleware hook, a Lua callback): each is read or written in one statement,
+/// registrations and follow-ups dropped are released after the access, and a call that may re-enter the
+/// dispatcher (`waitFor`, a follow-up) reads them afresh. Broken, `LuaTortureSpec` (callbacks that
+/// dispatch, cancel, redefine and collect at every point of a dispatch) and `SubscriberLifetimeSpec` fail
+/// under FLUX_GC_TORTURE=1.
 public final class Dispatcher {
     /// Every action name stores answer to, and how to build each from a payload.
     public var registry = ActionRegistry()
@@ -39,7 +41,10 @@ public final class Dispatcher {
     /// Hooks run around every dispatch, in order.
     @exclusivity(unchecked) public var middleware: [any Middleware] = []
     /// Told of every committed action and step, after the middleware (one observer: a session's journal).
-    public var commitObserver: (any CommitObserver)?
+    public var commitObserver: (any CommitObserver)? {
+        get { hot.commitObserver }
+        set { hot.commitObserver = newValue }
+    }
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
     /// loop (reported through ``onFollowUpError`` as ``DispatcherError/followUpsDidNotSettle(action:limit:)``).
     public var followUpLimit = 100_000
@@ -75,16 +80,34 @@ public final class Dispatcher {
         let object: AnyObject
         /// The target as a store, cast once here: the shell asks for stores by name often.
         let store: (any StoreProtocol)?
-        @exclusivity(unchecked) var handledGeneration = 0
-        @exclusivity(unchecked) var pending = false
+        /// What a dispatch marks on the registration: the generation it last handled, whether its handler
+        /// is running, and while pending, the registration whose handler waits for this one (for `waitFor`
+        /// cycles).
+        struct Marks {
+            var handledGeneration = 0
+            var pending = false
+            var waitingOne: Registration?
+        }
+
+        @exclusivity(unchecked) var marks = Marks()
+        var handledGeneration: Int {
+            @inline(__always) get { marks.handledGeneration }
+            @inline(__always) set { marks.handledGeneration = newValue }
+        }
+        var pending: Bool {
+            @inline(__always) get { marks.pending }
+            @inline(__always) set { marks.pending = newValue }
+        }
+        var waitingOne: Registration? {
+            @inline(__always) get { marks.waitingOne }
+            @inline(__always) set { marks.waitingOne = newValue }
+        }
         /// For a derived target: the registrations it is derived from (``Dispatcher/derive(_:from:)``).
         var sources: [Registration] = []
         /// The derived registrations that recompute when this one changes.
         var dependents: [Registration] = []
         /// False once unregistered.
         var isRegistered = true
-        /// While pending: the registration whose handler waits for this one (for `waitFor` cycles).
-        @exclusivity(unchecked) var waitingOne: Registration?
 
         init(token: DispatchToken, target: any DispatchTarget) {
             self.token = token
@@ -96,7 +119,32 @@ public final class Dispatcher {
         }
     }
 
-    @exclusivity(unchecked) var phase = Phase.idle
+    /// The fields every dispatch reads and writes, in one struct behind one property: see each one's
+    /// accessor below for what it holds.
+    struct Hot {
+        var phase = Phase.idle
+        var generation = 0
+        var derivedCount = 0
+        var currentAction: UnsafePointer<any Action>?
+        var running: Registration?
+        var touched = Route()
+        var touchedCount = 0
+        var followUps = Deque<FollowUp>()
+        var isSilent = false
+        var openGroup: OpenGroup?
+        var lastRouteName = ""
+        var lastRoute = Route()
+        var lastRouteOnly: Registration?
+        var retired: [Registration] = []
+        var commitObserver: (any CommitObserver)?
+    }
+
+    @exclusivity(unchecked) var hot = Hot()
+
+    var phase: Phase {
+        @inline(__always) get { hot.phase }
+        @inline(__always) set { hot.phase = newValue }
+    }
     var registrations: [Registration] = []
     var registrationsByID: [Int: Registration] = [:]
     /// The first registration of each name (stores' names are unique; callbacks may share one), and the
@@ -107,34 +155,73 @@ public final class Dispatcher {
     // One unregistered during a dispatch is kept in `retired` until the dispatch ends.
     typealias Route = ContiguousArray<Registration>
     private var routes: [String: Route] = [:]
-    @exclusivity(unchecked) private var lastRouteName = ""
-    private var lastRoute = Route()
+    /// The name of the action routed last, and its route.
+    private var lastRouteName: String {
+        @inline(__always) get { hot.lastRouteName }
+        @inline(__always) set { hot.lastRouteName = newValue }
+    }
+    private var lastRoute: Route {
+        @inline(__always) get { hot.lastRoute }
+        @inline(__always) set { hot.lastRoute = newValue }
+    }
     /// The one registration on `lastRoute`, when it holds one (most actions have one store): the
     /// dispatch then reaches it without retaining and releasing the route.
-    @exclusivity(unchecked) private var lastRouteOnly: Registration?
-    var retired: [Registration] = []
+    private var lastRouteOnly: Registration? {
+        @inline(__always) get { hot.lastRouteOnly }
+        @inline(__always) set { hot.lastRouteOnly = newValue }
+    }
+    /// Registrations unregistered during a dispatch, kept until it ends.
+    var retired: [Registration] {
+        @inline(__always) get { hot.retired }
+        @inline(__always) _modify { yield &hot.retired }
+    }
 
-    @exclusivity(unchecked) var generation = 0
+    var generation: Int {
+        @inline(__always) get { hot.generation }
+        @inline(__always) set { hot.generation = newValue }
+    }
     /// How many registered targets are derived: none, and a dispatch skips the derived pass at once.
-    @exclusivity(unchecked) var derivedCount = 0
+    var derivedCount: Int {
+        @inline(__always) get { hot.derivedCount }
+        @inline(__always) set { hot.derivedCount = newValue }
+    }
     /// Derived registrations whose sources were unregistered (``adoptOrphans(of:)``).
     var orphans: [Orphan] = []
     /// The action being handled: it lives in `perform`'s frame, so it is not copied.
-    @exclusivity(unchecked) var currentAction: UnsafePointer<any Action>?
+    var currentAction: UnsafePointer<any Action>? {
+        @inline(__always) get { hot.currentAction }
+        @inline(__always) set { hot.currentAction = newValue }
+    }
     /// The registration whose handler runs now.
-    @exclusivity(unchecked) var running: Registration?
+    var running: Registration? {
+        @inline(__always) get { hot.running }
+        @inline(__always) set { hot.running = newValue }
+    }
     /// The registrations the current action touched: the first `touchedCount` of `touched`, whose
     /// slots are reused from action to action (emptying and refilling an array costs more).
-    @exclusivity(unchecked) var touched = Route()
-    @exclusivity(unchecked) var touchedCount = 0
-    @exclusivity(unchecked) var followUps = Deque<FollowUp>()
+    var touched: Route {
+        @inline(__always) get { hot.touched }
+        @inline(__always) _modify { yield &hot.touched }
+    }
+    var touchedCount: Int {
+        @inline(__always) get { hot.touchedCount }
+        @inline(__always) set { hot.touchedCount = newValue }
+    }
+    /// Actions subscribers dispatched, to run after the current one.
+    var followUps: Deque<FollowUp> {
+        @inline(__always) get { hot.followUps }
+        @inline(__always) _modify { yield &hot.followUps }
+    }
     /// The group a subscriber opened: the actions it queues run later as one group.
     var queueingGroup: OpenGroup?
     var draining = false
     /// How many ``allOrNothing(_:)`` calls are running: nothing is settled (or saved) inside one.
     var allOrNothingDepth = 0
     /// Whether ``silently(_:)`` runs: no store publishes until it ends.
-    @exclusivity(unchecked) var isSilent = false
+    var isSilent: Bool {
+        @inline(__always) get { hot.isSilent }
+        @inline(__always) set { hot.isSilent = newValue }
+    }
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
@@ -146,7 +233,11 @@ public final class Dispatcher {
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
     public var dropsFollowUps = false
-    @exclusivity(unchecked) var openGroup: OpenGroup?
+    /// The group open now, if any.
+    var openGroup: OpenGroup? {
+        @inline(__always) get { hot.openGroup }
+        @inline(__always) set { hot.openGroup = newValue }
+    }
     var nextGroupID = 1
 
     /// A dispatcher with no stores, keeping `historyLimit` undo steps.
@@ -250,9 +341,12 @@ public final class Dispatcher {
     }
 
     private func forgetLastRoute() {
-        lastRouteName = ""
-        lastRoute = []
-        lastRouteOnly = nil
+        // Swapped out, so that the registrations are let go after the accesses end.
+        var route = Route()
+        var only: Registration?
+        swap(&route, &hot.lastRoute)
+        swap(&only, &hot.lastRouteOnly)
+        hot.lastRouteName = ""
     }
 
     /// The registered stores, in registration order.
@@ -334,7 +428,7 @@ public final class Dispatcher {
         phase = .handling
         generation &+= 1
         touchedCount = 0 // zero after every action already
-        defer { if !retired.isEmpty { retired.removeAll() } }
+        defer { if !hot.retired.isEmpty { dropRetired() } }
         let name = action.name
         do {
             try withUnsafePointer(to: action) { action in
@@ -354,17 +448,23 @@ public final class Dispatcher {
         phase = .notifying
         if !isSilent {
             for index in 0 ..< touchedCount {
-                let registration = touched[index]
+                let registration = hot.touched[index]
                 registration.lane.publish(registration.object)
             }
         }
         if !middleware.isEmpty {
-            let names = touched[..<touchedCount].map { $0.target.name }
+            let names = hot.touched[..<touchedCount].map { $0.target.name }
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
         if let commitObserver { commitObserver.didCommit(action, in: self) }
         touchedCount = 0
         phase = .idle
+    }
+
+    /// Lets go of the registrations unregistered during the dispatch, after the access to `hot` ends.
+    private func dropRetired() {
+        var dropped: [Registration] = []
+        swap(&dropped, &hot.retired)
     }
 
     /// Runs the middleware, then every store on the route of `action`.
@@ -399,10 +499,10 @@ public final class Dispatcher {
             running = registration.waitingOne
             registration.waitingOne = nil
         }
-        if touchedCount < touched.count {
+        if hot.touchedCount < hot.touched.count {
             // A dispatch loop touches the same store action after action: a slot already holding it is
             // not written again (a write checks that the list is not shared).
-            if touched[touchedCount] !== registration { touched[touchedCount] = registration }
+            if hot.touched[hot.touchedCount] !== registration { hot.touched[hot.touchedCount] = registration }
         } else {
             touched.append(registration)
         }
@@ -441,9 +541,11 @@ public final class Dispatcher {
             if routes.count > 4096 { routes.removeAll() }
             routes[name] = route
         }
-        lastRouteName = name
-        lastRoute = route
-        lastRouteOnly = route.count == 1 ? route[0] : nil
+        var previous = route
+        var only = route.count == 1 ? route[0] : nil
+        swap(&previous, &hot.lastRoute) // the route before let go after the access
+        swap(&only, &hot.lastRouteOnly)
+        hot.lastRouteName = name
         return route
     }
 }

@@ -5,17 +5,20 @@
 /// in one step, the way the user perceives the change. ``Dispatcher/undo()`` and ``Dispatcher/redo()``
 /// move entries between the stacks; a new change clears the redo stack.
 ///
-/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): `cost` and `version`, updated
-/// at every recorded step, are declared without dynamic exclusivity checks. Invariant: a history is used
-/// from one thread, with its dispatcher, and no access to either spans a call out. Broken,
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the fields a recorded step
+/// reads and writes live in one struct, `books`, declared without dynamic exclusivity checks (one
+/// property, so a step costs no run-time check at all instead of one per field). Invariant: a history is
+/// used from one thread, with its dispatcher, and no access to `books` spans a call out: each is one
+/// statement, and steps the redo stack drops are released after the access ends. Broken,
 /// `LuaTortureSpec` fails under FLUX_GC_TORTURE=1.
 public final class History {
     /// The most undo steps kept; the oldest step is dropped past it.
     public var limit: Int {
-        didSet {
-            limit = max(0, limit)
-            while undoStack.count > limit { dropOldest() }
-            undoStack.capacity = limit
+        get { books.limit }
+        set {
+            books.limit = max(0, newValue)
+            while undoStack.count > books.limit { dropOldest() }
+            undoStack.capacity = books.limit
         }
     }
 
@@ -23,9 +26,10 @@ public final class History {
     /// past it the oldest steps are dropped, so a large state never fills memory with copies of itself.
     /// The first time, a note says so.
     public var memoryLimit: Int {
-        didSet {
-            memoryLimit = max(0, memoryLimit)
-            noted = false
+        get { books.memoryLimit }
+        set {
+            books.memoryLimit = max(0, newValue)
+            books.noted = false
             _ = trimToMemoryLimit()
         }
     }
@@ -34,17 +38,28 @@ public final class History {
     public static let defaultMemoryLimit = 256 << 20
 
     /// What the undo steps keep now, in bytes.
-    @exclusivity(unchecked) public private(set) var cost = 0
+    public var cost: Int { books.cost }
+
+    /// The history's own fields, together.
+    private struct Books {
+        var limit: Int
+        var memoryLimit: Int
+        var cost = 0
+        var version = 0
+        var lastNumber = 0
+        var noted = false
+        var redoStack: [HistoryEntry] = []
+    }
+
+    @exclusivity(unchecked) private var books: Books
 
     let undoStack: HistoryRing
-    private(set) var redoStack: [HistoryEntry] = []
-    private var noted = false
+    var redoStack: [HistoryEntry] { books.redoStack }
 
     /// A history keeping at most `limit` steps and `memoryLimit` bytes.
     public init(limit: Int = 100, memoryLimit: Int = History.defaultMemoryLimit) {
-        self.limit = max(0, limit)
-        self.memoryLimit = max(0, memoryLimit)
-        undoStack = HistoryRing(capacity: self.limit)
+        books = Books(limit: max(0, limit), memoryLimit: max(0, memoryLimit))
+        undoStack = HistoryRing(capacity: books.limit)
     }
 
     /// Whether there is a step to undo.
@@ -58,7 +73,7 @@ public final class History {
 
     /// Goes up by one whenever a step is recorded, taken or dropped: whoever saves the history saves
     /// it again only when this moved.
-    @exclusivity(unchecked) public private(set) var version = 0
+    public var version: Int { books.version }
 
     /// The steps as they are: undo oldest first, redo with the next one to take last.
     public var steps: (undo: [HistoryEntry], redo: [HistoryEntry]) { (undoStack.entries, redoStack) }
@@ -69,25 +84,27 @@ public final class History {
     @discardableResult
     public func replaceSteps(undo: [HistoryEntry], redo: [HistoryEntry]) -> String? {
         undoStack.removeAll()
-        cost = 0
+        books.cost = 0
         // A step taken from this history keeps its number (a rollback putting back the steps it had):
         // whoever saved the step knows it by it. Steps from elsewhere (a session) get new ones.
-        for var entry in undo.suffix(limit) where !entry.isEmpty {
+        for var entry in undo.suffix(books.limit) where !entry.isEmpty {
             if entry.number == 0 { entry.number = nextNumber() }
-            cost += entry.cost
+            books.cost += entry.cost
             undoStack.append(entry)
         }
-        redoStack = redo.map { entry in
+        let redone = redo.map { entry in
             var entry = entry
             if entry.number == 0 { entry.number = nextNumber() }
             return entry
         }
-        version &+= 1
+        var replaced = redone
+        swap(&replaced, &books.redoStack) // the old steps released after the access
+        books.version &+= 1
         return trimToMemoryLimit()
     }
 
     /// Whether the dispatcher should keep states for a new step.
-    var isRecording: Bool { limit > 0 }
+    var isRecording: Bool { books.limit > 0 }
 
     /// Drops every step of the undo or the redo stack; returns how many went.
     func dropStack(_ step: HistoryStep) -> Int {
@@ -107,10 +124,16 @@ public final class History {
     /// Forgets every step.
     public func clear() {
         undoStack.removeAll()
-        redoStack.removeAll()
-        cost = 0
-        noted = false
-        version &+= 1
+        clearRedo()
+        books.cost = 0
+        books.noted = false
+        books.version &+= 1
+    }
+
+    /// Empties the redo stack; its steps are released after the access to `books` ends.
+    private func clearRedo() {
+        var cleared: [HistoryEntry] = []
+        swap(&cleared, &books.redoStack)
     }
 
     /// Adds a step; returns a note for the user the first time steps are dropped to stay under
@@ -124,11 +147,27 @@ public final class History {
     /// none: nil).
     func record(label: String, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, rest: [HistoryEntry.Change]?,
                 actions: StepActions) -> String? {
-        guard isRecording else { return nil }
-        self.cost += cost - undoStack.append(label: label, number: nextNumber(), cost: cost, target: target, kept: kept, rest: rest, actions: actions)
-        if !redoStack.isEmpty { redoStack.removeAll() }
-        version &+= 1
-        return self.cost > memoryLimit ? trimToMemoryLimit() : nil
+        guard books.limit > 0 else { return nil }
+        let number = nextNumber()
+        let dropped = undoStack.append(label: label, number: number, cost: cost, target: target, kept: kept, rest: rest, actions: actions)
+        return recorded(cost: cost, dropped: dropped)
+    }
+
+    /// Adds a step of the one action `action`, outside a group, that changed `target` from the state in `kept`.
+    func record(label: String, cost: Int, target: any TransactionalTarget, kept: consuming KeptState, single action: any Action) -> String? {
+        guard books.limit > 0 else { return nil }
+        let number = nextNumber()
+        let dropped = undoStack.append(label: label, number: number, cost: cost, target: target, kept: kept, single: action)
+        return recorded(cost: cost, dropped: dropped)
+    }
+
+    /// The books of a step recorded at `cost` that dropped one costing `dropped`.
+    @inline(__always)
+    private func recorded(cost: Int, dropped: Int) -> String? {
+        books.cost += cost - dropped
+        if !books.redoStack.isEmpty { clearRedo() }
+        books.version &+= 1
+        return books.cost > books.memoryLimit ? trimToMemoryLimit() : nil
     }
 
     /// Gives the steps, in the order of ``steps`` (undo oldest first, then redo next first), the actions
@@ -137,63 +176,62 @@ public final class History {
         for (offset, step) in actions.prefix(undoStack.count).enumerated() {
             if let step { undoStack.setActions(step, at: offset) }
         }
-        for (offset, step) in actions.dropFirst(undoStack.count).prefix(redoStack.count).enumerated() {
-            if let step { redoStack[redoStack.count - 1 - offset].actions = step }
+        for (offset, step) in actions.dropFirst(undoStack.count).prefix(books.redoStack.count).enumerated() {
+            if let step { books.redoStack[books.redoStack.count - 1 - offset].actions = step }
         }
     }
 
     func popUndo() -> HistoryEntry? {
         guard let entry = undoStack.popLast() else { return nil }
-        cost -= entry.cost
-        version &+= 1
+        books.cost -= entry.cost
+        books.version &+= 1
         return entry
     }
 
     func popRedo() -> HistoryEntry? {
-        guard let entry = redoStack.popLast() else { return nil }
-        version &+= 1
+        guard let entry = books.redoStack.popLast() else { return nil }
+        books.version &+= 1
         return entry
     }
 
     func pushRedo(_ entry: consuming HistoryEntry) {
         entry.number = nextNumber()
-        redoStack.append(entry)
+        books.redoStack.append(entry)
     }
 
     func pushUndo(_ entry: consuming HistoryEntry) -> String? {
         entry.number = nextNumber()
-        cost += entry.cost - undoStack.append(entry)
-        return cost > memoryLimit ? trimToMemoryLimit() : nil
+        let dropped = undoStack.append(entry)
+        books.cost += entry.cost - dropped
+        return books.cost > books.memoryLimit ? trimToMemoryLimit() : nil
     }
 
     /// Drops the oldest steps until the rest fit in ``memoryLimit``; returns the note, the first time.
     private func trimToMemoryLimit() -> String? {
-        guard cost > memoryLimit else { return nil }
+        guard books.cost > books.memoryLimit else { return nil }
         var dropped = 0
         var largest = 0
-        while cost > memoryLimit, !undoStack.isEmpty {
+        while books.cost > books.memoryLimit, !undoStack.isEmpty {
             largest = max(largest, undoStack.oldestCost)
             dropOldest()
             dropped += 1
         }
-        guard !noted else { return nil }
-        noted = true
+        guard !books.noted else { return nil }
+        books.noted = true
         return "undo history: dropped the \(dropped == 1 ? "oldest step" : "\(dropped) oldest steps") to stay "
             + "under \(Self.mebibytes(memoryLimit)) (a step kept \(Self.mebibytes(largest))); "
             + "undo now reaches back \(undoStack.count) step\(undoStack.count == 1 ? "" : "s")"
     }
 
     private func dropOldest() {
-        cost -= undoStack.oldestCost
+        books.cost -= undoStack.oldestCost
         _ = undoStack.popFirst()
-        version &+= 1
+        books.version &+= 1
     }
 
-    private var lastNumber = 0
-
     private func nextNumber() -> Int {
-        lastNumber &+= 1
-        return lastNumber
+        books.lastNumber &+= 1
+        return books.lastNumber
     }
 
     private static func mebibytes(_ bytes: Int) -> String {

@@ -33,6 +33,14 @@ public struct StepActions {
         count = 1
     }
 
+    /// Makes this the step of the one action `action`, outside a group, in place.
+    mutating func setSingle(_ action: any Action) {
+        first = action
+        if !more.isEmpty { more = [] }
+        count = 1
+        isGroup = false
+    }
+
     /// The kept actions, in order.
     public var all: [any Action] {
         guard let first else { return [] }

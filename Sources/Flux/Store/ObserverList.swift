@@ -6,35 +6,41 @@
 /// go once they are half of the list, so cancelling is O(1) amortized in any order, and never while a
 /// change is being told, since the loop reads the list by index.
 ///
-/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): `entries` and `notifying`,
-/// read at every change told (in code specialised in other modules), are declared without dynamic
-/// exclusivity checks. Invariant: a list is used from one thread, and no access spans a call out: an
-/// observer runs on an entry read out of the list, and may add or cancel, which read the list afresh.
+/// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the list's fields (`roll`)
+/// and an entry's flag, read at every change told (in code specialised in other modules), are declared
+/// without dynamic exclusivity checks. Invariant: a list is used from one thread, and no access spans a
+/// call out: an observer runs on an entry read out of the list, and may add or cancel, which read the
+/// list afresh; cancelled entries are released after the access that removes them.
 /// Broken, `SubscriberLifetimeSpec` and `LuaTortureSpec` (observers that cancel and subscribe while
 /// told) fail under FLUX_GC_TORTURE=1.
 @usableFromInline package final class ObserverList<Value> {
     /// One observer; the subscription that cancels it holds it.
     @usableFromInline package final class Entry {
         @usableFromInline let send: (Value) -> Void
-        @usableFromInline var isActive = true
+        @usableFromInline @exclusivity(unchecked) var isActive = true
         @inlinable init(_ send: @escaping (Value) -> Void) { self.send = send }
     }
 
-    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
-    /// How many of `entries` are cancelled and not removed yet.
-    @usableFromInline var cancelled = 0
-    /// How many `send(_:)` calls are telling a change now: while any is, cancelled entries stay.
-    @usableFromInline @exclusivity(unchecked) var notifying = 0
+    /// The entries; how many of them are cancelled and not removed yet; how many `send(_:)` calls are
+    /// telling a change now (while any is, cancelled entries stay).
+    @usableFromInline struct Roll {
+        @usableFromInline var entries: ContiguousArray<Entry> = []
+        @usableFromInline var cancelled = 0
+        @usableFromInline var notifying = 0
+        @inlinable init() {}
+    }
+
+    @usableFromInline @exclusivity(unchecked) var roll = Roll()
 
     @inlinable package init() {}
 
     /// How many observers are subscribed.
-    @inlinable package var count: Int { entries.count - cancelled }
+    @inlinable package var count: Int { roll.entries.count - roll.cancelled }
 
     /// Adds `observer`, to be told every change until `cancel(_:)` is called with what this returns.
     @inlinable package func add(_ observer: @escaping (Value) -> Void) -> Entry {
         let entry = Entry(observer)
-        entries.append(entry)
+        roll.entries.append(entry)
         return entry
     }
 
@@ -42,28 +48,31 @@
     @usableFromInline package func cancel(_ entry: Entry) {
         guard entry.isActive else { return }
         entry.isActive = false
-        cancelled += 1
+        roll.cancelled += 1
         removeCancelled()
     }
 
-    /// Removes the cancelled entries once they are half of the list, unless a change is being told.
+    /// Removes the cancelled entries once they are half of the list, unless a change is being told. They
+    /// are released after the access to the list ends (an observer's captures may cancel others).
     @usableFromInline func removeCancelled() {
-        guard notifying == 0, cancelled * 2 > entries.count else { return }
-        entries.removeAll { !$0.isActive }
-        cancelled = 0
+        guard roll.notifying == 0, roll.cancelled * 2 > roll.entries.count else { return }
+        var entries = ContiguousArray<Entry>()
+        swap(&entries, &roll.entries)
+        roll.entries = ContiguousArray(entries.lazy.filter(\.isActive))
+        roll.cancelled = 0
     }
 
     /// Tells every observer `value`. The list itself is walked by index, not a copy: an entry added
     /// while telling comes after those told now, and a cancelled one stays in the list until `notifying`
     /// is back to zero. Each entry is held while its observer runs, which may cancel anything.
     @inlinable package func send(_ value: Value) {
-        let count = entries.count
-        notifying += 1
+        let count = roll.entries.count
+        roll.notifying += 1
         for index in 0 ..< count {
-            let entry = entries[index]
+            let entry = roll.entries[index]
             if entry.isActive { entry.send(value) }
         }
-        notifying -= 1
-        if cancelled != 0 { removeCancelled() }
+        roll.notifying -= 1
+        if roll.cancelled != 0 { removeCancelled() }
     }
 }

@@ -144,14 +144,27 @@ public final class FluxHost {
         try vm.run(source, chunkName: chunkName)
     }
 
-    /// Runs a Lua file; `chunkName` in messages is its path.
+    /// Runs a Lua file; `chunkName` in messages is its path. Its bytes reach Lua as they are (a string
+    /// literal may hold bytes that are not UTF-8, as with `lua5.4 file.lua`).
     @discardableResult
     public func runFile(_ path: String) throws -> [LuaValue] {
-        try vm.run(try Self.readSource(path), chunkName: "@" + path)
+        try vm.run(bytes: try Self.readSourceBytes(path), chunkName: "@" + path)
     }
 
-    /// The text of a script or log file, with a clear error for a missing file, a folder or a binary file.
+    /// The text of a plugin or log file, with a clear error for a missing file, a folder or a binary file.
+    ///
+    /// - Throws: ``FluxScriptError`` also for bytes that are not UTF-8 text.
     public static func readSource(_ path: String) throws -> String {
+        try source(try readData(path), from: path)
+    }
+
+    /// The bytes of a script, as Lua compiles them: any bytes but zero (a binary file), its `#!` line a comment.
+    public static func readSourceBytes(_ path: String) throws -> [UInt8] {
+        try sourceBytes(try readData(path), from: path)
+    }
+
+    /// What the file at `path` holds, with a clear error for a missing file or a folder.
+    private static func readData(_ path: String) throws -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FluxScriptError("cannot open \(path): no such file")
@@ -160,17 +173,26 @@ public final class FluxHost {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FluxScriptError("cannot read \(path)")
         }
-        return try source(data, from: path)
+        return data
     }
 
     /// The Lua source in `data`, read from `path` (`stdin` for standard input): text, its `#!` line a comment.
     ///
     /// - Throws: ``FluxScriptError`` for bytes that are not UTF-8 text.
     public static func source(_ data: Data, from path: String) throws -> String {
-        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: try sourceBytes(data, from: path), as: UTF8.self) else {
             throw FluxScriptError("cannot read \(path): not a text file")
         }
-        return text.hasPrefix("#") ? "--" + text : text // a #! line, as lua.c skips it
+        return text
+    }
+
+    /// The Lua source in `data`, read from `path` (`stdin` for standard input), as bytes: Lua source is
+    /// bytes, and a string literal keeps those that are not UTF-8. Its `#!` line becomes a comment.
+    ///
+    /// - Throws: ``FluxScriptError`` for a zero byte (a binary file, not a script).
+    public static func sourceBytes(_ data: Data, from path: String) throws -> [UInt8] {
+        guard !data.contains(0) else { throw FluxScriptError("cannot read \(path): not a text file") }
+        return data.first == UInt8(ascii: "#") ? Array("--".utf8) + data : Array(data) // a #! line, as lua.c skips it
     }
 
     // MARK: Stores and views

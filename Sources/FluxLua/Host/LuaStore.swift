@@ -221,37 +221,48 @@ final class LuaStore: StoreProtocol {
         }
     }
 
-    /// The refs of the states handlers made, visited in turn from `nextRef`: a ref only this list holds
+    /// The refs of the states handlers made, visited in turn from `next`: a ref only this list holds
     /// belongs to a state nothing keeps any more (the undo history dropped it), and a new state takes its
     /// registry slot — no allocation, no `luaL_ref` and no `luaL_unref` per dispatch. A ref anything else
     /// holds (an undo step, a rollback, a kept snapshot) is never reused, so a snapshot always holds the
     /// state it was taken of. The list grows to the most states kept at once, and the tables of states
     /// dropped stay until their refs are reused: never more than were kept at once.
-    private var stateRefs: [LuaRef] = []
-    private var nextRef = 0
+    private var stateRefs = StateRefs()
 
-    /// How many refs from `nextRef` on a new state looks at before it makes a new one: more than one, so a
+    /// The refs and where the next look starts, together: a dispatch finds a free one in one access.
+    private struct StateRefs {
+        var refs: [LuaRef] = []
+        var next = 0
+
+        /// A ref only this list holds, among the ``refsLookedAt`` from `next` on (which moves past those
+        /// looked at); nil when none is.
+        mutating func reusable() -> LuaRef? {
+            let count = refs.count
+            var looked = 0
+            while looked < LuaStore.refsLookedAt, looked < count {
+                looked += 1
+                let at = next
+                next = at + 1 == count ? 0 : at + 1
+                if isKnownUniquelyReferenced(&refs[at]) { return refs[at] }
+            }
+            return nil
+        }
+    }
+
+    /// How many refs from `next` on a new state looks at before it makes a new one: more than one, so a
     /// ref kept long (a snapshot held while many actions run) does not make a new one every round.
     private static let refsLookedAt = 2
 
     /// A ref holding the table on top, a state a handler just made, popped.
     private func stateRef(poppingTopOf lua: LuaStack) -> LuaRef {
-        let count = stateRefs.count
-        var looked = 0
-        while looked < Self.refsLookedAt, looked < count {
-            looked += 1
-            let at = nextRef
-            nextRef = at + 1 == count ? 0 : at + 1
-            if isKnownUniquelyReferenced(&stateRefs[at]) {
-                let ref = stateRefs[at]
-                // Into its registry slot, as `LuaStack.assign` does, without its checks: the ref is this
-                // store's and the value a table.
-                lua_rawseti(lua.state, flux_registryindex(), lua_Integer(ref.id))
-                return ref
-            }
+        if let ref = stateRefs.reusable() {
+            // Into its registry slot, as `LuaStack.assign` does, without its checks: the ref is this
+            // store's and the value a table.
+            lua_rawseti(lua.state, flux_registryindex(), lua_Integer(ref.id))
+            return ref
         }
         let ref = LuaRef(popping: lua)
-        stateRefs.append(ref)
+        stateRefs.refs.append(ref)
         return ref
     }
 

@@ -22,15 +22,47 @@ final class StateProxies {
     /// handed out yet of the batch being filled: every other handed-out batch is full. By batch, each in a buffer
     /// of its own that adding batches never moves: a read borrows its state in place (its view is on the
     /// stack, so its batch stays held), whatever views a finalizer its allocations run makes meanwhile.
-    private var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> = []
-    private(set) var storeNames: ContiguousArray<String> = []
+    private var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> {
+        get { slots.states }
+        _modify { yield &slots.states }
+    }
+    var storeNames: ContiguousArray<String> { slots.storeNames }
     /// The field readers of each slot's state, when its type has them (``FieldReadable``).
-    private var fieldTables: ContiguousArray<StateFieldTable?> = []
+    private var fieldTables: ContiguousArray<StateFieldTable?> {
+        get { slots.fieldTables }
+        _modify { yield &slots.fieldTables }
+    }
     /// The field readers of each state type met so far; nil for a type that has none.
     private var tablesByType: [ObjectIdentifier: StateFieldTable?] = [:]
     /// Counts the times each batch was freed, wrapping (a view keeps 32 bits of it): a view names the
     /// generation of its batch it was made in.
-    private var generations: ContiguousArray<UInt32> = []
+    private var generations: ContiguousArray<UInt32> {
+        get { slots.generations }
+        _modify { yield &slots.generations }
+    }
+
+    /// The arrays above, together: making a view writes them in one access (with its one run-time
+    /// exclusivity check), not one per array.
+    private struct Slots {
+        var states: ContiguousArray<UnsafeMutablePointer<any Encodable>> = []
+        var storeNames: ContiguousArray<String> = []
+        var fieldTables: ContiguousArray<StateFieldTable?> = []
+        var generations: ContiguousArray<UInt32> = []
+
+        /// Puts `state` of the store `storeName`, with its type's field readers, in `slot`; returns where it
+        /// is and its batch's generation. Nothing here calls out: the state is copied in, a name and a
+        /// table (each also held elsewhere) replaced.
+        mutating func fill(_ slot: Int, with state: any Encodable, of storeName: String, fields: StateFieldTable?)
+            -> (place: UnsafeMutablePointer<any Encodable>, generation: UInt32) {
+            let place = states[slot / StateProxies.batchSize] + slot % StateProxies.batchSize
+            place.initialize(to: state)
+            if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
+            fieldTables[slot] = fields
+            return (place, generations[slot / StateProxies.batchSize])
+        }
+    }
+
+    private var slots = Slots()
     /// Each slot as C sees it, to load a direct field of its state without calling Swift (`flux_pushdirect`):
     /// where its state is, its type's direct fields and its generation; cleared when its batch is freed.
     /// Moved (and C told) only when batches are added.
@@ -93,12 +125,9 @@ final class StateProxies {
         if next == end { startBatch(lua) }
         let slot = next
         next += 1
-        place(slot).initialize(to: state)
-        if storeNames[slot] != storeName { storeNames[slot] = storeName } // mostly the slot's last name: no retain
-        fieldTables[slot] = fields
-        let generation = generations[slot / Self.batchSize]
+        let (place, generation) = slots.fill(slot, with: state, of: storeName, fields: fields)
         if let fields, fields.directCount > 0 {
-            direct.unsafelyUnwrapped[slot] = FluxDirectSlot(state: fields.storage(in: place(slot))?.assumingMemoryBound(to: UInt8.self),
+            direct.unsafelyUnwrapped[slot] = FluxDirectSlot(state: fields.storage(in: place)?.assumingMemoryBound(to: UInt8.self),
                                                             fields: fields.direct, count: UInt32(fields.directCount),
                                                             generation: generation)
         } else {
@@ -273,7 +302,7 @@ final class StateProxies {
         for _ in 0 ..< added {
             states.append(UnsafeMutablePointer<any Encodable>.allocate(capacity: Self.batchSize))
         }
-        storeNames.append(contentsOf: repeatElement("", count: slots))
+        self.slots.storeNames.append(contentsOf: repeatElement("", count: slots))
         fieldTables.append(contentsOf: repeatElement(nil, count: slots))
         generations.append(contentsOf: repeatElement(0, count: added))
         wholes.append(contentsOf: repeatElement(nil, count: slots))
