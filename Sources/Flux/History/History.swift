@@ -112,12 +112,12 @@ public final class History {
         if step == .undo {
             count = undoStack.count
             undoStack.removeAll()
-            cost = 0
+            books.cost = 0
         } else {
-            count = redoStack.count
-            redoStack.removeAll()
+            count = books.redoStack.count
+            clearRedo()
         }
-        version &+= 1
+        books.version &+= 1
         return count
     }
 
