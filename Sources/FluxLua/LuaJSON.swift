@@ -73,19 +73,30 @@ enum LuaJSON {
 
     /// `{"float": "inf"}`, `"-inf"`, `"nan"`; `{"bytes": base64}` for a string that is not UTF-8.
     private static func pushSpecial(_ members: [String: Any], on lua: LuaStack) throws {
-        if let float = members["float"] as? String, members.count == 1 {
-            switch float {
+        guard members.count == 1, let (key, value) = members.first, let text = value as? String else {
+            throw LuaJSONError("an object that is not a special value")
+        }
+        try pushSpecial(key: key, text: text, on: lua)
+    }
+
+    /// Pushes the special value `{key: text}`: `{"float": "inf"}` (`"-inf"`, `"nan"`, or a whole float,
+    /// which JSON would read as an integer: ``LuaStateText/wholeFloat(_:)``), or `{"bytes": base64}` for a
+    /// string that is not UTF-8. ``LuaStateTextReader`` reads the same forms.
+    static func pushSpecial(key: String, text: String, on lua: LuaStack) throws {
+        switch key {
+        case "float":
+            switch text {
             case "inf": lua.push(Double.infinity)
             case "-inf": lua.push(-Double.infinity)
             case "nan": lua.push(Double.nan)
-            case let text:
-                // A float JSON would read as an integer (``LuaStateText/wholeFloat(_:)``).
-                guard let value = Double(text), value.isFinite else { throw LuaJSONError("unknown float \(float)") }
+            default:
+                guard let value = Double(text), value.isFinite else { throw LuaJSONError("unknown float \(text)") }
                 lua.push(value)
             }
-        } else if let bytes = members["bytes"] as? String, members.count == 1, let data = Data(base64Encoded: bytes) {
+        case "bytes":
+            guard let data = Data(base64Encoded: text) else { throw LuaJSONError("an object that is not a special value") }
             lua.push(bytes: data)
-        } else {
+        default:
             throw LuaJSONError("an object that is not a special value")
         }
     }

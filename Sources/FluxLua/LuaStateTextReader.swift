@@ -118,22 +118,7 @@ struct LuaStateTextReader {
         var text = ""
         try string { text = String(decoding: $0, as: UTF8.self) }
         try expect(UInt8(ascii: "}"))
-        switch key {
-        case "float":
-            switch text {
-            case "inf": lua.push(Double.infinity)
-            case "-inf": lua.push(-Double.infinity)
-            case "nan": lua.push(Double.nan)
-            default:
-                guard let value = Double(text), value.isFinite else { throw LuaJSONError("unknown float \(text)") }
-                lua.push(value)
-            }
-        case "bytes":
-            guard let data = Data(base64Encoded: text) else { throw LuaJSONError("an object that is not a special value") }
-            lua.push(bytes: data)
-        default:
-            throw LuaJSONError("an object that is not a special value")
-        }
+        try LuaJSON.pushSpecial(key: key, text: text, on: lua)
     }
 
     /// A number: an integer unless it has a point or an exponent (or does not fit one).
