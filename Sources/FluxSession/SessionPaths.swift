@@ -65,7 +65,7 @@ extension SessionPaths {
             }
             return
         }
-        let parent = (directory as NSString).deletingLastPathComponent
+        let parent = PathParts.folder(of: directory)
         if !parent.isEmpty, parent != directory {
             // A file where a folder above should be is named itself, not the folder below it.
             var above = stat()

@@ -1,3 +1,4 @@
+import Flux
 import FluxLua
 import FluxTable
 import Foundation
@@ -72,7 +73,7 @@ extension Shell {
         // The history file
         if let path = LineHistory.standardPath(environment: environment) {
             if let problem = LineHistory.writeProblem(path) {
-                checks.append(HealthCheck(.warning, "history not saved: \(problem)", advice: "make \((path as NSString).deletingLastPathComponent) writable, or set XDG_STATE_HOME"))
+                checks.append(HealthCheck(.warning, "history not saved: \(problem)", advice: "make \(PathParts.folder(of: path)) writable, or set XDG_STATE_HOME"))
             } else {
                 checks.append(HealthCheck(.ok, "history file \(path)"))
             }
@@ -119,7 +120,8 @@ extension Shell {
         guard header == Data("SQLite format 3\0".utf8) else {
             return HealthCheck(.error, "the session database \(path) is not an SQLite database", advice: "start afresh with --fresh (the old file is kept aside)")
         }
-        guard access(path, W_OK) == 0, access((path as NSString).deletingLastPathComponent, W_OK) == 0 else {
+        let folder = PathParts.folder(of: path)
+        guard access(path, W_OK) == 0, access(folder.isEmpty ? "." : folder, W_OK) == 0 else {
             return HealthCheck(.error, "the session database \(path) is not writable", advice: "check the permissions of it and its folder")
         }
         return HealthCheck(.ok, "session database \(path)")

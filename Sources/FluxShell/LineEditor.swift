@@ -45,8 +45,8 @@ public final class LineEditor {
     /// REPL drops an unfinished chunk and goes back to its first prompt). Nil keeps the prompt.
     public var onInterrupt: (() -> String)?
 
-    /// The bytes of the line ``readLine(prompt:)`` returned last, when it came from a pipe or file and was
-    /// not UTF-8 (the line holds U+FFFD in their place); nil otherwise. Lua source is bytes: a string
+    /// The bytes of the line ``readLine(prompt:)`` returned last, when they were not UTF-8 (the line holds
+    /// U+FFFD in their place), typed or piped; nil otherwise. Lua source is bytes: a string
     /// literal keeps them, as `lua5.4 < file` does.
     public private(set) var lastLineBytes: [UInt8]?
 
@@ -113,6 +113,7 @@ public final class LineEditor {
         Readline.prepare(completion: completionProvider)
 
         Readline.result = nil
+        lastLineBytes = nil
         var prompt = prompt
         rl_callback_handler_install(prompt, Readline.lineHandler)
         PromptGuard.isEditing = true
@@ -144,7 +145,8 @@ public final class LineEditor {
             }
         }
         switch Readline.result {
-        case .line(let line)?:
+        case .line(let line, let bytes)?:
+            lastLineBytes = bytes
             return line
         case .end?, nil:
             // Readline 8.1 and later end the prompt's line at EOF themselves; older ones leave
@@ -323,7 +325,9 @@ public enum PromptGuard {
 
 /// Readline's global state, set up for the editor; touched from the reading thread only.
 private enum Readline {
-    enum Result { case line(String), end }
+    /// A line, with its bytes when they are not UTF-8 (Lua source is bytes; the text repairs them), or
+    /// the end of the input.
+    enum Result { case line(String, bytes: [UInt8]?), end }
 
     /// The outcome of the line being read, set by ``lineHandler``.
     nonisolated(unsafe) static var result: Result?
@@ -338,7 +342,12 @@ private enum Readline {
         // Removing the handler here keeps readline from printing the prompt again.
         rl_callback_handler_remove()
         if let line {
-            Readline.result = .line(String(cString: line))
+            let bytes = UnsafeRawBufferPointer(start: line, count: strlen(line))
+            if let text = String(validating: bytes, as: UTF8.self) {
+                Readline.result = .line(text, bytes: nil)
+            } else {
+                Readline.result = .line(String(decoding: bytes, as: UTF8.self), bytes: Array(bytes))
+            }
             free(line)
         } else {
             Readline.result = .end

@@ -145,7 +145,7 @@ public final class LineHistory {
     }
 
     private static func createDirectory(containing path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathParts.folder(of: path)
         if !directory.isEmpty { try createDirectory(directory) }
     }
 
@@ -153,7 +153,7 @@ public final class LineHistory {
     private static func createDirectory(_ directory: String) throws {
         var info = stat()
         guard stat(directory, &info) != 0 else { return }  // a file in the way fails the open, ENOTDIR
-        let parent = (directory as NSString).deletingLastPathComponent
+        let parent = PathParts.folder(of: directory)
         if !parent.isEmpty, parent != directory { try createDirectory(parent) }
         guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
             throw FileError(path: directory, operation: "create the directory", code: errno)
@@ -178,7 +178,7 @@ public final class LineHistory {
             }
             // ENOTDIR: a file on the way, found further up.
             guard errno == ENOENT || errno == ENOTDIR else { return FileError(path: current, operation: "write", code: errno) }
-            current = (current as NSString).deletingLastPathComponent
+            current = PathParts.folder(of: current)
         }
         return nil
     }

@@ -202,7 +202,7 @@ public struct ScriptRunner {
     /// The setup files a script runs after: `fluxsh-test.lua` in each folder of its path, outermost first
     /// (a relative path's folders; an absolute path's own folder).
     static func setupFiles(for script: String) -> [String] {
-        // Split by hand: Foundation's `deletingLastPathComponent` traps on a one-letter folder name ("t").
+        // Every folder of the path, split as `PathParts` splits (Foundation's splitting traps on "t").
         let parts = script.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
         let folders: [String]
         if script.hasPrefix("/") {

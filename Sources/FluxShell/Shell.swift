@@ -105,7 +105,7 @@ public final class Shell {
     /// `--plugins plugins/todo/init.lua` or `--plugins tally.lua`: one plugin by its file (a folder
     /// plugin's `init.lua` loads its folder, so that its `require` finds its modules).
     func loadPluginFile(_ file: String) {
-        let path = (file as NSString).lastPathComponent == "init.lua" ? (file as NSString).deletingLastPathComponent : file
+        let path = PathParts.name(of: file) == "init.lua" ? PathParts.folder(of: file) : file
         do {
             try host.loadPlugin(at: path.isEmpty ? "." : path)
         } catch {

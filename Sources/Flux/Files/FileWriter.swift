@@ -186,13 +186,11 @@ public final class FileWriter {
     }
 
     private static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        let folder = PathParts.folder(of: path)
+        return folder.isEmpty ? "." : folder
     }
 
-    private static func name(of path: String) -> String {
-        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-    }
+    private static func name(of path: String) -> String { PathParts.name(of: path) }
 
     // MARK: - The process
 

@@ -1,3 +1,4 @@
+import Flux
 import Foundation
 import FluxEffects
 
@@ -40,8 +41,8 @@ extension FluxHost {
             throw FluxScriptError(Self.unknownPlugin(name, loaded: plugins.map(\.name)))
         }
         unwatchPlugin(named: name)
-        let folder = plugin.folder ?? (plugin.entry as NSString).deletingLastPathComponent
-        let only = plugin.folder == nil ? (plugin.entry as NSString).lastPathComponent : nil
+        let folder = plugin.folder ?? PathParts.folder(of: plugin.entry)
+        let only = plugin.folder == nil ? PathParts.name(of: plugin.entry) : nil
         let reference = self.reference
         let watch: Effect
         do {

@@ -154,7 +154,7 @@ final class SpecRuntime {
     /// names something there, else from the working folder (as `:load` reads it).
     static func resolve(_ path: String, from script: String?) -> String {
         guard !path.hasPrefix("/"), let script else { return path }
-        let folder = (script as NSString).deletingLastPathComponent
+        let folder = PathParts.folder(of: script)
         let candidate = folder.isEmpty ? path : folder + "/" + path
         return FileManager.default.fileExists(atPath: candidate) ? candidate : path
     }

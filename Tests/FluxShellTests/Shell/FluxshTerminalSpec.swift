@@ -73,6 +73,18 @@ struct FluxshTerminalSpec {
         #expect(try terminal.exitStatus() == 0)
     }
 
+    @Test("a line typed with bytes that are not UTF-8 reaches Lua as those bytes, as lua5.4 reads them")
+    func typedBytes() throws {
+        let terminal = try Terminal()
+        defer { terminal.stop() }
+        try terminal.waitFor("flux> ")
+        terminal.type(bytes: Array(#"print("n=" .. #""#.utf8) + [0xFF, 0xFE] + Array(#"" .. " é=" .. #"é")"#.utf8) + [13])
+        try terminal.waitFor("n=2 é=2")
+        try terminal.waitFor("flux> ")
+        terminal.type("\u{4}")
+        #expect(try terminal.exitStatus() == 0)
+    }
+
     @Test("Ctrl-D inside an unfinished chunk reports it and prompts again; on an empty line it leaves")
     func endOfInputInsideAChunk() throws {
         let terminal = try Terminal()
@@ -308,6 +320,10 @@ final class Terminal: @unchecked Sendable {
 
     func type(_ keys: String) {
         try? input.fileHandleForWriting.write(contentsOf: Data(keys.utf8))
+    }
+
+    func type(bytes: [UInt8]) {
+        try? input.fileHandleForWriting.write(contentsOf: Data(bytes))
     }
 
     /// Waits until `expected` appears after what the last wait found; fails after `timeout` seconds.

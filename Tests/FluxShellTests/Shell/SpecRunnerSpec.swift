@@ -278,6 +278,18 @@ struct SpecRunnerSpec {
         }
     }
 
+    @Test("a script of one letter loads a file beside it and reports a missing one (the shell used to trap)")
+    func oneLetterScriptLoads() throws {
+        let folder = try scriptFolder(["beside.lua": "flux.store{name = 'beside', state = {n = 7}, on = {}}"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "flux.load('beside.lua') print('n=' .. flux.state('beside').n) flux.load('missing.lua')"
+            .write(toFile: folder + "/u", atomically: true, encoding: .utf8)
+        let result = try FluxshProcess.run(["run", "u"], in: folder)
+        #expect(result.status == 1, "\(result.output)\(result.errors)")
+        #expect(result.output.contains("n=7"), "\(result.output)")
+        #expect(result.errors.contains("no plugin at missing.lua"), "\(result.errors)")
+    }
+
     @Test("--filter by test name as well as path, --list, -x, --tap and --junit")
     func selectionAndFormats() throws {
         let folder = try scriptFolder([
