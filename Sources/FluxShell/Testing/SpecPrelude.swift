@@ -413,7 +413,9 @@ enum SpecPrelude {
       argument(path, "string", 1, "load")
       local info = getinfo(outside(2), "S")
       local script = info and match(info.source, "^@(.*)$")
-      return load_plugin(path, script)
+      -- Raised again from here, so that the error names the caller's line, not this prelude's.
+      local loaded, problem = pcall(load_plugin, path, script)
+      if not loaded then error(problem, 2) end
     end
     """#
 }

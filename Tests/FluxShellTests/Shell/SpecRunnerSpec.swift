@@ -287,7 +287,7 @@ struct SpecRunnerSpec {
         let result = try FluxshProcess.run(["run", "u"], in: folder)
         #expect(result.status == 1, "\(result.output)\(result.errors)")
         #expect(result.output.contains("n=7"), "\(result.output)")
-        #expect(result.errors.contains("no plugin at missing.lua"), "\(result.errors)")
+        #expect(result.errors.contains("u:1: no plugin at missing.lua"), "\(result.errors)")
     }
 
     @Test("--filter by test name as well as path, --list, -x, --tap and --junit")
