@@ -279,21 +279,41 @@ public struct ScriptRunner {
                 scripts.append(path)
                 continue
             }
-            scripts += try Self.scripts(inFolder: path.hasSuffix("/") ? String(path.dropLast()) : path)
+            var visited = Set<FolderIdentity>()
+            let folder = path == "/" ? "" : (path.hasSuffix("/") ? String(path.dropLast()) : path)
+            scripts += try Self.scripts(inFolder: folder, visited: &visited)
         }
         return scripts
     }
 }
 
 extension ScriptRunner {
-    private static func scripts(inFolder folder: String) throws -> [String] {
+    /// A folder as the file system knows it, so that a link back to a folder on the way is walked once.
+    private struct FolderIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The scripts under `folder` ("" for the root), each folder walked once however many links lead to it.
+    private static func scripts(inFolder folder: String, visited: inout Set<FolderIdentity>) throws -> [String] {
+        let shown = folder.isEmpty ? "/" : folder
+        var info = stat()
+        guard stat(shown, &info) == 0 else { throw ScriptRunnerError("cannot read the folder \(shown): \(String(cString: strerror(errno)))") }
+        guard visited.insert(FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return [] }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: shown)
+        } catch {
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO)
+            throw ScriptRunnerError("cannot read the folder \(shown): \(String(cString: strerror(Int32(code))))")
+        }
         var scripts: [String] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where !name.hasPrefix(".") {
+        for name in names.sorted() where !name.hasPrefix(".") {
             let path = folder + "/" + name
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
             if isFolder.boolValue {
-                if !FileManager.default.fileExists(atPath: path + "/init.lua") { scripts += try Self.scripts(inFolder: path) }
+                if !FileManager.default.fileExists(atPath: path + "/init.lua") { scripts += try Self.scripts(inFolder: path, visited: &visited) }
             } else if name.hasSuffix(".lua") && name != setupName {
                 scripts.append(path)
             }

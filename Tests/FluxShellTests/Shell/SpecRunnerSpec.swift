@@ -290,6 +290,19 @@ struct SpecRunnerSpec {
         #expect(result.errors.contains("u:1: no plugin at missing.lua"), "\(result.errors)")
     }
 
+    @Test("a link back to a folder on the way is walked once: each script runs once")
+    func linkLoop() throws {
+        let folder = try scriptFolder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/t", withIntermediateDirectories: true)
+        try "it('runs', function() end)".write(toFile: folder + "/t/a_spec.lua", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/t/again", withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/t/up", withDestinationPath: "..")
+        let result = try FluxshProcess.run(["test", "--jobs", "1", "t"], in: folder)
+        #expect(result.status == 0, "\(result.output)\(result.errors)")
+        #expect(result.output.hasSuffix("1 test: 1 passed, 0 failed\n1 passed, 0 failed\n"), "\(result.output)")
+    }
+
     @Test("--filter by test name as well as path, --list, -x, --tap and --junit")
     func selectionAndFormats() throws {
         let folder = try scriptFolder([
