@@ -227,6 +227,14 @@ public final class Effects {
                       onLine: @escaping (String, Stream) -> Void,
                       onExit: @escaping (_ code: Int?, _ signal: Int32?) -> Void) throws -> Effect {
         guard let program = argv.first, !program.isEmpty else { throw EffectError("the command is empty: name a program first") }
+        // C strings end at a zero byte: what follows one would be dropped without a word.
+        if let index = argv.firstIndex(where: { $0.utf8.contains(0) }) {
+            throw EffectError("item \(index + 1) of the command holds a zero byte, which no program's argument can")
+        }
+        if let name = options.environment.first(where: { $0.key.isEmpty || $0.key.contains("=") || $0.key.utf8.contains(0) || $0.value.utf8.contains(0) })?.key {
+            throw EffectError("the environment variable \(name.debugDescription) cannot be set: a name is not empty and holds no '=', and no name or value a zero byte")
+        }
+        if options.directory?.utf8.contains(0) == true { throw EffectError("the folder to run in holds a zero byte") }
         let running = effects.values.filter { $0.owner == owner && $0.kind == .process }.count
         guard running < processLimit else {
             throw EffectError("\(owner) has \(running) processes running, the most one owner may have: wait for one to end, or kill one")

@@ -148,6 +148,18 @@ struct EffectsRuntimeSpec {
         #expect(effects.isEmpty)
     }
 
+    @Test("a zero byte in an argument, or an environment name with '=', is refused, not cut short in silence")
+    func argumentsThatCCannotCarry() {
+        let effects = Effects()
+        #expect(throws: EffectError("item 2 of the command holds a zero byte, which no program's argument can")) {
+            try effects.spawn(["echo", "a\0b"], owner: owner, onLine: { _, _ in }, onExit: { _, _ in })
+        }
+        #expect(throws: EffectError.self) {
+            try effects.spawn(["env"], options: .init(environment: ["A=B": "c"]), owner: owner, onLine: { _, _ in }, onExit: { _, _ in })
+        }
+        #expect(effects.isEmpty)
+    }
+
     @Test("100 processes at once all end and are reaped; past the limit an owner gets a clear error")
     func manyProcesses() throws {
         let effects = Effects()
