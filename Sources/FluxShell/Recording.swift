@@ -1,13 +1,12 @@
 import Flux
 import Foundation
 
-/// An action log `:record` is writing: its file, and the recorder on the dispatcher that writes every
-/// action to it. A write that fails stops the recording by itself; the stores stay as they are.
+/// An action log `:record` is writing: its file, and the recorder that writes every settled commit of the
+/// dispatcher to it. A write that fails stops the recording by itself; the stores stay as they are.
 final class Recording {
     /// Where the log goes.
     let path: String
     private let file: FileWriter
-    private let dispatcher: Dispatcher
     private var recorder: ActionRecorder!
     /// Told, with the message, when a write failed and the recording stopped.
     private let onFailure: (String) -> Void
@@ -28,10 +27,8 @@ final class Recording {
             throw ShellCommandError.failed("\(error)")
         }
         self.path = path
-        self.dispatcher = dispatcher
         self.onFailure = onFailure
-        recorder = ActionRecorder { [weak self] line in self?.write(line) }
-        dispatcher.middleware.append(recorder)
+        recorder = ActionRecorder(recording: dispatcher) { [weak self] line in self?.write(line) }
     }
 
     /// Stops recording and closes the file (a `:record!` file replaces the one at its path now).
@@ -62,6 +59,6 @@ final class Recording {
     }
 
     private func detach() {
-        dispatcher.middleware.removeAll { $0 as AnyObject === recorder }
+        recorder.stop()
     }
 }

@@ -20,7 +20,8 @@ struct LuaExactLogSpec {
     func numberSubtypes() throws {
         let original = try Self.world()
         var lines: [String] = []
-        original.dispatcher.middleware.append(ActionRecorder(clock: { 0 }) { lines.append($0) })
+        SettledCommits.of(original.dispatcher).clock = { 0 }
+        _ = ActionRecorder(recording: original.dispatcher) { lines.append($0) }
         try original.run(#"flux.dispatch("m.set", {v = 2.0}) flux.dispatch("m.set", {v = 9007199254740993})"#)
         #expect(try original.run("return flux.state('m').kind") == [.string("integer")])
         #expect(lines[0] == #"{"name":"m.set","payload":{"v":2.0},"time":0.0}"#)
@@ -57,7 +58,8 @@ struct LuaExactLogSpec {
         }
         let original = try world()
         var lines: [String] = []
-        original.dispatcher.middleware.append(ActionRecorder(clock: { 0 }) { lines.append($0) })
+        SettledCommits.of(original.dispatcher).clock = { 0 }
+        _ = ActionRecorder(recording: original.dispatcher) { lines.append($0) }
         try original.run(#"""
         flux.dispatch("k.put", {items = {[10] = "x", [-1] = "y", [0] = "z"}})
         flux.dispatch("k.put", {items = {[1] = "a", [2] = "b"}})
@@ -88,7 +90,8 @@ struct LuaExactLogSpec {
         try original.run(store)
         try replica.run(store)
         var lines: [String] = []
-        original.dispatcher.middleware.append(ActionRecorder(clock: { 0 }) { lines.append($0) })
+        SettledCommits.of(original.dispatcher).clock = { 0 }
+        _ = ActionRecorder(recording: original.dispatcher) { lines.append($0) }
         try original.run(#"flux.dispatch("k.put", {["lua-pairs-1"] = {{1, "a"}}})"#)
         #expect(lines == [#"{"name":"k.put","payload":{"lua-pairs-1":[["lua-pairs-1",[[1,[[1,1],[2,"a"]]]]]]},"time":0.0}"#])
         try ActionReplayer(dispatcher: replica.dispatcher, decode: replica.host.logDecoder).replay(contentsOf: lines[0])

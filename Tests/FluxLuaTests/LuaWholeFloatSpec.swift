@@ -19,7 +19,8 @@ struct LuaWholeFloatSpec {
     func wholeFloat() throws {
         let original = try Self.world()
         var lines: [String] = []
-        original.dispatcher.middleware.append(ActionRecorder(clock: { 0 }) { lines.append($0) })
+        SettledCommits.of(original.dispatcher).clock = { 0 }
+        _ = ActionRecorder(recording: original.dispatcher) { lines.append($0) }
         try original.run(#"flux.dispatch("m.set", {v = 2^53}) flux.dispatch("m.set", {v = -2.0^60})"#)
         #expect(lines[0] == #"{"name":"m.set","payload":{"lua-pairs-1":[["v",{"float":"9007199254740992.0"}]]},"time":0.0}"#)
         let replica = try Self.world()

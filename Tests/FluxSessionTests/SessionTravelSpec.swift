@@ -120,7 +120,8 @@ extension SessionSpec {
             let (dispatcher, store, session) = try start(fresh: true)
             session.snapshotInterval = Int.random(in: 1 ... 20, using: &generator)
             let recorded = ActionRecorderLines()
-            dispatcher.middleware.append(ActionRecorder(clock: { 0 }) { recorded.lines.append($0) })
+            SettledCommits.of(dispatcher).clock = { 0 }
+            _ = ActionRecorder(recording: dispatcher) { recorded.lines.append($0) }
             for _ in 0 ..< 60 {
                 switch Int.random(in: 0 ..< 10, using: &generator) {
                 case 0: try dispatcher.undo()

@@ -16,7 +16,8 @@ struct ActionLogSpec {
             todos = TodoStore(dispatcher: dispatcher)
             ledger = LedgerStore(dispatcher: dispatcher)
             if recording {
-                dispatcher.middleware.append(ActionRecorder(clock: { 0 }) { [unowned self] in self.lines.append($0) })
+                SettledCommits.of(dispatcher).clock = { 0 }
+                _ = ActionRecorder(recording: dispatcher) { [unowned self] in self.lines.append($0) }
             }
         }
 

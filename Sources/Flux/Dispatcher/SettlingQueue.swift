@@ -1,6 +1,6 @@
 /// What a middleware holds until it settles: the items of the group open now, or of all-or-nothing work
 /// still running — dropped when that work is rolled back, handed on in order when the outermost one ends.
-/// ``SettledCommits`` holds its commits and ``ActionRecorder`` its lines this way.
+/// ``SettledCommits`` holds its commits this way, for every reader of them.
 ///
 /// It hands items back rather than calling out: what the caller does with them (a subscriber, a write)
 /// may reach the middleware again, and must not run inside a change of the queue.

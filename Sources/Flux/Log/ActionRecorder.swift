@@ -1,68 +1,48 @@
 import Foundation
 
-/// Records every dispatched action, undo and redo as JSON Lines, so that ``ActionReplayer`` can
+/// Records every settled action, undo and redo as JSON Lines, so that ``ActionReplayer`` can
 /// reproduce exactly the same states in fresh stores.
 ///
 /// ```swift
-/// let recorder = ActionRecorder { line in file.write(line + "\n") }
-/// dispatcher.middleware.append(recorder)
+/// let recorder = ActionRecorder(recording: dispatcher) { line in file.write(line + "\n") }
+/// …
+/// recorder.stop()
 /// ```
 ///
-/// Only actions that succeeded are recorded: a failed one changed nothing. The lines of a group, or of
-/// work run by ``Dispatcher/allOrNothing(_:)``, are held until it ends, and dropped when it is rolled back.
-public final class ActionRecorder: Middleware {
+/// It reads the dispatcher's ``SettledCommits``: only what committed and can no longer be rolled back is
+/// written — a failed action changed nothing, and the lines of a group, or of work run by
+/// ``Dispatcher/allOrNothing(_:)``, come once it ends, and never when it is rolled back.
+public final class ActionRecorder {
     private let write: (String) -> Void
-    private let clock: () -> Double
-    /// Lines not written yet: of the group open now, or of all-or-nothing work still running.
-    private var held = SettlingQueue<String>()
+    /// Weak: the stream holds the recorder (as the dispatcher held a middleware) until ``stop()``.
+    private weak var stream: SettledCommits?
+    private var subscription: Int?
 
-    /// A recorder handing each line (without its newline) to `write`; `clock` gives the time in seconds.
-    public init(clock: @escaping () -> Double = { Date().timeIntervalSince1970 }, write: @escaping (String) -> Void) {
-        self.clock = clock
+    /// A recorder handing each line (without its newline) to `write`, from now until ``stop()`` (the
+    /// dispatcher's stream keeps it until then); a line's time is the one its commit carries
+    /// (``SettledCommits/clock``).
+    public init(recording dispatcher: Dispatcher, write: @escaping (String) -> Void) {
         self.write = write
+        let stream = SettledCommits.of(dispatcher)
+        self.stream = stream
+        subscription = stream.subscribe { commit in self.record(commit) }
     }
 
     /// How many lines have been written.
     public private(set) var count = 0
 
-    public func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
-        var entry = ActionLogEntry(action: action, time: clock(), group: dispatcher.currentGroup, isFollowUp: dispatcher.isFollowUp)
-        entry.isEffect = dispatcher.isEffect
-        emit(entry)
+    /// Whether it still records.
+    public var isRecording: Bool { subscription != nil }
+
+    /// Stops recording: nothing is written from now on.
+    public func stop() {
+        guard let subscription else { return }
+        stream?.unsubscribe(subscription)
+        self.subscription = nil
     }
 
-    public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {
-        emit(ActionLogEntry(step: step, time: clock()))
-    }
-
-    public func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher) {
-        emit(ActionLogEntry(states: states, label: label, time: clock()))
-    }
-
-    public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
-        held.rollBack(actions)
-    }
-
-    public func didEndGroup(_ label: String, in dispatcher: Dispatcher) {
-        for line in held.endGroup() { writeLine(line) }
-    }
-
-    public func willRunAllOrNothing(in dispatcher: Dispatcher) {
-        held.beginAllOrNothing()
-    }
-
-    public func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
-        for line in held.endAllOrNothing(kept: kept, inGroup: dispatcher.currentGroup != nil) { writeLine(line) }
-    }
-
-    private func emit(_ entry: ActionLogEntry) {
-        guard !held.holds(entry.line, inGroup: entry.group != nil) else { return }
-        for line in held.takeHeld() { writeLine(line) }
-        writeLine(entry.line)
-    }
-
-    private func writeLine(_ line: String) {
+    private func record(_ commit: SettledCommit) {
         count += 1
-        write(line)
+        write(ActionLogEntry(commit).line)
     }
 }

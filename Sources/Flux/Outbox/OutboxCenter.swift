@@ -84,13 +84,13 @@ public final class OutboxCenter: Middleware {
 
     /// Queues a settled commit into each outbox that takes its action's name.
     private func queue(_ commit: SettledCommit) {
-        guard commit.origin != .replay, !outboxes.isEmpty, let dispatcher else { return }
-        let name = commit.action.name
+        guard !commit.isReplay, let action = commit.action, !outboxes.isEmpty, let dispatcher else { return }
+        let name = action.name
         let takers = outboxes.filter { $0.definition.actions.contains(name) }
         guard !takers.isEmpty else { return }
         let payload: String
         do {
-            payload = try ActionLogEntry.payloadJSON(of: commit.action)
+            payload = try ActionLogEntry.payloadJSON(of: action)
         } catch {
             return report("outbox: action '\(name)' was not queued: its payload does not encode as JSON (\(error))")
         }

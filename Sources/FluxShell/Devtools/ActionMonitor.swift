@@ -4,9 +4,15 @@ import Flux
 /// action, to say what the action changed; and, from the undo history, which actions each step holds
 /// and which stores it changed (for `:history` and `:show`).
 ///
+/// What `:log` shows of committed actions comes from the dispatcher's ``SettledCommits``, as the journal,
+/// `:record` and `flux.on` read them: an action's changes are taken as it commits, and shown once it
+/// settles — a group's when it ends, never a group's that was rolled back. A refused or failed action
+/// is shown at once (``didFail(_:error:in:)``): it never commits.
+///
 /// The history keeps a step's actions as it records the step (``StepActions``), so the monitor keeps
-/// nothing per dispatch: the shell puts it among the dispatcher's middleware only while a log or a
-/// watch is on (``Shell/updateMonitor()``), and an unwatched shell pays nothing for it.
+/// nothing per dispatch: the shell puts it among the dispatcher's middleware, and its reports on the
+/// stream, only while a log or a watch is on (``Shell/updateMonitor()``), and an unwatched shell pays
+/// nothing for it.
 final class ActionMonitor: Middleware {
     /// One undo step as the user took it: an action, or a group of them.
     struct Step {
@@ -46,12 +52,37 @@ final class ActionMonitor: Middleware {
         pending = wantsStates() ? (action, Self.states(of: dispatcher.stores)) : nil
     }
 
+    /// The stream `:log`'s reports come from, and the subscription, while reports are wanted.
+    private var reports: (stream: SettledCommits, subscription: Int)?
+
+    /// Reports every action that settles on `dispatcher` from now on to ``onReport`` (`:log on`): its
+    /// changes are taken as it commits (the states before it were taken in ``willDispatch(_:in:)``).
+    /// Call before the monitor joins the middleware: the stream, first among it, captures an action
+    /// before the monitor's ``didDispatch(_:changed:in:)`` lets its states go.
+    func startReports(on dispatcher: Dispatcher) {
+        guard reports == nil else { return }
+        let stream = SettledCommits.of(dispatcher)
+        let subscription = stream.subscribe(capturing: { [weak self, weak dispatcher] commit -> [StateDiff]? in
+            guard let self, let dispatcher, let pending, commit.action != nil else { return nil }
+            return commit.changed.compactMap { name in
+                dispatcher.store(named: name).flatMap { self.diff(of: $0, before: pending.before[name]) }
+            }
+        }) { [weak self] commit, diffs in
+            guard let self, let action = commit.action, let diffs, let onReport, wantsReports() else { return }
+            onReport(Report(action: action, diffs: diffs, error: nil))
+        }
+        reports = (stream, subscription)
+    }
+
+    /// Stops reporting settled actions (`:log off`).
+    func stopReports() {
+        guard let reports else { return }
+        reports.stream.unsubscribe(reports.subscription)
+        self.reports = nil
+    }
+
     func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
-        defer { pending = nil }
-        guard let pending, let onReport, wantsReports() else { return }
-        onReport(Report(action: action, diffs: changed.compactMap { name in
-            dispatcher.store(named: name).flatMap { diff(of: $0, before: pending.before[name]) }
-        }, error: nil))
+        pending = nil
     }
 
     func didFail(_ action: any Action, error: any Error, in dispatcher: Dispatcher) {

@@ -52,7 +52,9 @@ extension Shell {
 
     /// Puts the action monitor among the dispatcher's middleware while `:log` or a watch needs the
     /// states before each action, and takes it out otherwise: an unwatched dispatch pays nothing for it.
+    /// `:log`'s entries come from the stream of settled commits, read only while it is on.
     func updateMonitor() {
+        if isLogging { monitor.startReports(on: dispatcher) } else { monitor.stopReports() }
         let wanted = isLogging || !watches.isEmpty
         let installed = dispatcher.middleware.contains { $0 === monitor }
         if wanted, !installed {

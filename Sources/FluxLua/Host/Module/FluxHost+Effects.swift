@@ -211,10 +211,11 @@ extension FluxHost {
 
     /// Queues the listeners of a settled commit; they run once the dispatcher is idle.
     func listen(to commit: SettledCommit) {
-        guard commit.origin != .replay else { return } // a replay starts no effect: its recorded actions replay instead
-        let name = commit.action.name
+        // A replay starts no effect: its recorded actions replay instead. A step or a setting of states is no action.
+        guard !commit.isReplay, let action = commit.action else { return }
+        let name = action.name
         for listener in effectsState.listeners where listener.effect.isActive && listener.pattern.matches(name) {
-            effectsState.pending.append((listener, commit.action))
+            effectsState.pending.append((listener, action))
         }
         if !effectsState.pending.isEmpty, !effectsState.drainScheduled {
             effectsState.drainScheduled = true
