@@ -6,17 +6,22 @@ extension LuaValue {
     ///
     /// - Throws: for an infinity or NaN, and for an opaque value (neither has a JSON form).
     func json() throws -> String {
-        var text = ""
+        var text: [UInt8] = []
         try write(into: &text)
-        return text
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the value as ``json()`` writes it, in UTF-8, to `text`; on a throw, `text` may hold part of it.
+    func writeJSON(into text: inout [UInt8]) throws {
+        try write(into: &text)
     }
 
     /// The value as JSON in ``LuaStateText``'s form, where a table is an array of `[key, value]` pairs
     /// (sorted by key), so integer keys stay integers.
     func pairsJSON() throws -> String {
-        var text = ""
+        var text: [UInt8] = []
         try writePairs(into: &text)
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Whether a table in the value has an integer key that JSON's objects would turn into a string.
@@ -40,66 +45,66 @@ extension LuaValue {
         }
     }
 
-    private func writePairs(into text: inout String) throws {
+    private func writePairs(into text: inout [UInt8]) throws {
         func pair(_ key: LuaKey, _ value: LuaValue) throws {
-            text += "["
+            text.append(UInt8(ascii: "["))
             switch key {
-            case let .integer(key): text += String(key)
-            case let .string(key): text += JSONText.quote(key)
+            case let .integer(key): text.append(contentsOf: String(key).utf8)
+            case let .string(key): JSONText.appendQuoted(key, to: &text)
             }
-            text += ","
+            text.append(UInt8(ascii: ","))
             try value.writePairs(into: &text)
-            text += "]"
+            text.append(UInt8(ascii: "]"))
         }
         switch self {
         case let .array(elements):
-            text += "["
+            text.append(UInt8(ascii: "["))
             for (offset, element) in elements.enumerated() {
-                if offset > 0 { text += "," }
+                if offset > 0 { text.append(UInt8(ascii: ",")) }
                 try pair(.integer(offset + 1), element)
             }
-            text += "]"
+            text.append(UInt8(ascii: "]"))
         case let .table(fields):
-            text += "["
+            text.append(UInt8(ascii: "["))
             // Sorted as pairs: no key is looked up again (a hash each).
             for (offset, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
-                if offset > 0 { text += "," }
+                if offset > 0 { text.append(UInt8(ascii: ",")) }
                 try pair(field.key, field.value)
             }
-            text += "]"
+            text.append(UInt8(ascii: "]"))
         case let .number(value) where LuaStateText.isWholeFloat(value):
-            text += LuaStateText.wholeFloat(value)
+            text.append(contentsOf: LuaStateText.wholeFloat(value).utf8)
         default:
             try write(into: &text)
         }
     }
 
-    private func write(into text: inout String) throws {
+    private func write(into text: inout [UInt8]) throws {
         switch self {
-        case .nil: text += "null"
-        case let .boolean(value): text += value ? "true" : "false"
-        case let .integer(value): text += String(value)
+        case .nil: text.append(contentsOf: "null".utf8)
+        case let .boolean(value): text.append(contentsOf: (value ? "true" : "false").utf8)
+        case let .integer(value): text.append(contentsOf: String(value).utf8)
         case let .number(value):
             guard let number = JSONText.float(value) else { throw LuaJSONError("\(Self.render(value)) has no JSON form") }
-            text += number
-        case let .string(value): text += JSONText.quote(value)
+            text.append(contentsOf: number.utf8)
+        case let .string(value): JSONText.appendQuoted(value, to: &text)
         case let .array(elements):
-            text += "["
+            text.append(UInt8(ascii: "["))
             for (offset, element) in elements.enumerated() {
-                if offset > 0 { text += "," }
+                if offset > 0 { text.append(UInt8(ascii: ",")) }
                 try element.write(into: &text)
             }
-            text += "]"
+            text.append(UInt8(ascii: "]"))
         case let .table(fields):
-            text += "{"
+            text.append(UInt8(ascii: "{"))
             for (offset, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
                 guard case let .string(name) = field.key else { throw LuaJSONError("the integer key [\(field.key)] has no JSON object form") }
-                if offset > 0 { text += "," }
-                text += JSONText.quote(name)
-                text += ":"
+                if offset > 0 { text.append(UInt8(ascii: ",")) }
+                JSONText.appendQuoted(name, to: &text)
+                text.append(UInt8(ascii: ":"))
                 try field.value.write(into: &text)
             }
-            text += "}"
+            text.append(UInt8(ascii: "}"))
         case let .opaque(value): throw LuaJSONError("\(value) has no JSON form")
         }
     }

@@ -16,8 +16,9 @@ func sameness(of action: any Action) -> (any Action, any Action) -> Bool {
     guard let equatable = action as? any Equatable else { return { _, _ in false } }
     func comparing<E: Equatable>(_: E) -> (any Action, any Action) -> Bool {
         { first, second in
-            guard let first = first as? E else { return false }
-            return (second as? E) == first
+            // Both unwrapped, then `==` on E itself: comparing optionals would build their types' metadata at each call.
+            guard let first = first as? E, let second = second as? E else { return false }
+            return first == second
         }
     }
     return comparing(equatable)

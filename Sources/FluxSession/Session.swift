@@ -76,6 +76,10 @@ public final class Session {
     private var lastStored: [String: (object: AnyObject, text: String)] = [:]
     /// The pieces of large texts.
     let chunks = SessionChunks()
+    /// Writes the journal's rows at a save.
+    lazy var journalRows = SessionJournalRows(table: "journal", key: "seq", keyedByEntries: true) { [weak self] name in
+        self?.owners(ofAction: name) ?? ""
+    }
     /// What `:history` shows of each undo step, aligned with the history's undo steps then its redo
     /// steps next first; saved with each step. Nil, or nil for a step: not known.
     public var stepRecords: (() -> [StepRecord?]?)?
@@ -291,13 +295,8 @@ public final class Session {
             try database.write { db in
                 number = nextNumber
                 if sessionID != 0 { try SessionDatabase.setID(sessionID, in: db) }
-                let insert = try db.cachedStatement(sql: "INSERT INTO journal (seq, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
-                var owners: [String: String] = [:]
                 number = try journal.spill?.move(into: db, from: number) ?? number
-                for run in journal.runs {
-                    try insert.execute(arguments: [number, run.count, run.entry.line, self.owners(of: run.entry, known: &owners), run.lastTime])
-                    number += run.count
-                }
+                number = try journalRows.write(journal.runs, from: number, into: db)
                 let upsert = try db.cachedStatement(sql: """
                     INSERT INTO state (store, format, state, seq) VALUES (?, ?, ?, ?)
                     ON CONFLICT (store) DO UPDATE SET format = excluded.format, state = excluded.state, seq = excluded.seq
@@ -389,14 +388,9 @@ public final class Session {
         if reported.insert(problem).inserted { report("session '\(name)': \(problem)") }
     }
 
-    /// The stores that handle the entry's action, comma-separated (none for a step); worked out once
-    /// per action name in a save (`known`), not once per row.
-    func owners(of entry: ActionLogEntry, known: inout [String: String]) -> String {
-        guard let action = entry.action else { return "" }
-        if let names = known[action.name] { return names }
-        let names = dispatcher.stores.filter { $0.handles(action.name) }.map(\.name).joined(separator: ",")
-        known[action.name] = names
-        return names
+    /// The stores that handle the action named `name`, comma-separated (the journal's `stores` column).
+    func owners(ofAction name: String) -> String {
+        dispatcher.stores.filter { $0.handles(name) }.map(\.name).joined(separator: ",")
     }
 
     /// Reads the database for a command: an error is the session's, in words for the user.

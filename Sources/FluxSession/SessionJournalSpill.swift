@@ -14,17 +14,17 @@ final class SessionJournalSpill {
     static let threshold = 4096
 
     private let database: DatabaseQueue
-    /// A run's line and the stores that handle its action (the journal's `line` and `stores` columns),
-    /// with the stores of each action name found so far.
-    private let encode: (ActionLogEntry, inout [String: String]) -> (line: String, stores: String)
+    /// Writes the spilled runs as rows of `journalSpill`, numbered in the order they were committed.
+    private var rowWriter: SessionJournalRows
     /// Rows written since the journal was last saved (or the spill discarded).
     private(set) var rows = 0
     /// Why the last spill failed: the runs then stay in memory, as without a spill.
     private(set) var failure: String?
 
-    init(database: DatabaseQueue, encode: @escaping (ActionLogEntry, inout [String: String]) -> (line: String, stores: String)) {
+    /// `owners` gives the stores that handle an action by its name (the journal's `stores` column).
+    init(database: DatabaseQueue, owners: @escaping (String) -> String) {
         self.database = database
-        self.encode = encode
+        rowWriter = SessionJournalRows(table: "journalSpill", key: "n", keyedByEntries: false, owners: owners)
     }
 
     static let schema = """
@@ -44,13 +44,7 @@ final class SessionJournalSpill {
             try database.write { db in
                 try db.execute(sql: Self.schema)
                 if rows == 0 { try db.execute(sql: "DELETE FROM journalSpill") } // what a crash left
-                let insert = try db.cachedStatement(sql: "INSERT INTO journalSpill (n, count, line, stores, lastTime) VALUES (?, ?, ?, ?, ?)")
-                var n = rows, known: [String: String] = [:]
-                for run in runs {
-                    let (line, stores) = encode(run.entry, &known)
-                    try insert.execute(arguments: [n, run.count, line, stores, run.lastTime])
-                    n += 1
-                }
+                _ = try rowWriter.write(runs, from: rows, into: db)
             }
             rows += runs.count
             return true
@@ -94,8 +88,6 @@ final class SessionJournalSpill {
 extension Session {
     /// The spill of this session's journal: runs written as the save writes them.
     func journalSpill() -> SessionJournalSpill {
-        SessionJournalSpill(database: database) { [weak self] entry, known in
-            (entry.line, self?.owners(of: entry, known: &known) ?? "")
-        }
+        SessionJournalSpill(database: database) { [weak self] name in self?.owners(ofAction: name) ?? "" }
     }
 }

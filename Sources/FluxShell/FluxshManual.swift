@@ -25,6 +25,7 @@ enum FluxshManual {
         ("LUA_INIT", "Lua run first, as the lua command runs it (@FILE runs a file); LUA_INIT_5_4 takes precedence"),
         ("LUA_PATH, LUA_CPATH", "where require looks for modules (LUA_PATH_5_4, LUA_CPATH_5_4 take precedence)"),
         ("COLUMNS", "the width tables and devtools lines fit, when a positive number (else the terminal's width, else 80)"),
+        ("FLUXSH_JOURNAL_LIMIT", "the most journal entries a session keeps, when a positive number (else 500000)"),
     ]
 
     /// The files fluxsh reads and writes.

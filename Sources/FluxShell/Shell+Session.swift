@@ -12,6 +12,9 @@ extension Shell {
             let report = writeError
             let session = try Session.open(name: choice.name, fresh: choice.fresh, dispatcher: dispatcher,
                                            report: { report($0 + "\n") })
+            if let limit = ProcessInfo.processInfo.environment["FLUXSH_JOURNAL_LIMIT"].flatMap(Int.init), limit > 0 {
+                session.journalLimit = limit
+            }
             if let aside = session.movedAside { reportMessage("session '\(choice.name)': started afresh; the old one is \(aside)") }
             keepStepPayloads(in: session)
             let host = host

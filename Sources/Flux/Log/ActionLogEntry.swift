@@ -79,43 +79,89 @@ public struct ActionLogEntry {
 
     /// The entry as one line of JSON, without the newline.
     public func jsonLine() throws -> String {
-        // Written in place, field after field: a journal writes one line per action it saves.
-        var line = "{"
+        var line: [UInt8] = []
+        try writeLine(into: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Appends an action's payload as JSON, in UTF-8, to a buffer: see ``payloadWriter(for:)``.
+    public typealias PayloadWriter = (_ action: any Action, _ bytes: inout [UInt8]) throws -> Void
+
+    /// Appends the entry as ``jsonLine()`` writes it, in UTF-8, to `line`; `payload` writes an action's
+    /// payload, found for its type once by a writer of many lines (``payloadWriter(for:)``). On a
+    /// throw, `line` may hold part of the entry.
+    public func writeLine(into line: inout [UInt8], payload: PayloadWriter? = nil) throws {
+        // Written in place, field after field, into bytes: a journal writes one line per action it saves.
+        func add(_ text: String) { line.append(contentsOf: text.utf8) }
+        add("{")
         switch event {
         case let .action(action):
-            line += #""name":"#
-            line += JSONText.quote(action.name)
-            line += #","payload":"#
-            line += try Self.payloadJSON(of: action)
-            if isFollowUp { line += #","followUp":true"# }
-            if isEffect { line += #","effect":true"# }
+            add(#""name":"#)
+            JSONText.appendQuoted(action.name, to: &line)
+            add(#","payload":"#)
+            try (payload ?? Self.payloadWriter(for: action))(action, &line)
+            if isFollowUp { add(#","followUp":true"#) }
+            if isEffect { add(#","effect":true"#) }
         case let .step(step):
-            line += #""step":"# + JSONText.quote(step.rawValue)
+            add(#""step":"#)
+            JSONText.appendQuoted(step.rawValue, to: &line)
         case let .states(label, states):
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            line += #""states":"# + String(decoding: try encoder.encode(states), as: UTF8.self)
-            line += #","label":"# + JSONText.quote(label)
+            add(#""states":"#)
+            line.append(contentsOf: try encoder.encode(states))
+            add(#","label":"#)
+            JSONText.appendQuoted(label, to: &line)
         }
         if let group {
-            line += #","group":\#(group.id)"#
-            line += #","label":"# + JSONText.quote(group.label)
+            add(#","group":"#)
+            add(String(group.id))
+            add(#","label":"#)
+            JSONText.appendQuoted(group.label, to: &line)
         }
-        line += #","time":"#
-        line += JSONText.float(time) ?? "0.0"
-        line += "}"
-        return line
+        add(#","time":"#)
+        add(JSONText.float(time) ?? "0.0")
+        add("}")
+    }
+
+    /// How actions of `action`'s type write their payload: their own text when they write one, else
+    /// `JSONEncoder`'s. Found once per type (the cast to ``ExactJSONPayload`` is a search of the
+    /// type's conformances), then called for each action of it.
+    public static func payloadWriter(for action: any Action) -> PayloadWriter {
+        guard let exact = action as? any ExactJSONPayload else {
+            return { action, bytes in bytes.append(contentsOf: try encodedPayload(of: action).utf8) }
+        }
+        func writing<E: ExactJSONPayload>(_: E) -> PayloadWriter {
+            { action, bytes in
+                if let action = action as? E {
+                    try action.writePayloadJSON(into: &bytes)
+                } else {
+                    bytes.append(contentsOf: try payloadJSON(of: action).utf8)
+                }
+            }
+        }
+        return writing(exact)
     }
 
     /// The entry's line; for an action whose payload does not encode, a line that names it and says so
     /// (`"unencodable": true`), so the gap in the log is visible and a replay stops there.
     public var line: String {
-        (try? jsonLine()) ?? #"{"name":\#(JSONText.quote(name)),"unencodable":true}"#
+        (try? jsonLine()) ?? unencodableLine
+    }
+
+    /// The line that stands for the entry when its payload does not encode (see ``line``).
+    public var unencodableLine: String {
+        #"{"name":\#(JSONText.quote(name)),"unencodable":true}"#
     }
 
     /// An action's payload as JSON: its own text when it writes one, else `JSONEncoder`'s.
     public static func payloadJSON(of action: any Action) throws -> String {
         if let exact = action as? any ExactJSONPayload { return try exact.payloadJSON() }
+        return try encodedPayload(of: action)
+    }
+
+    /// An action's payload as `JSONEncoder` writes it.
+    private static func encodedPayload(of action: any Action) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(action), as: UTF8.self)

@@ -3,4 +3,13 @@
 public protocol ExactJSONPayload: Action {
     /// The payload as one JSON value (no newline).
     func payloadJSON() throws -> String
+    /// Appends the payload as ``payloadJSON()`` writes it, in UTF-8, to `bytes` (a journal writes many
+    /// into one buffer).
+    func writePayloadJSON(into bytes: inout [UInt8]) throws
+}
+
+extension ExactJSONPayload {
+    public func writePayloadJSON(into bytes: inout [UInt8]) throws {
+        bytes.append(contentsOf: try payloadJSON().utf8)
+    }
 }

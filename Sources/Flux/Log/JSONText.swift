@@ -45,6 +45,18 @@ public enum JSONText {
         return String(decoding: quoted, as: UTF8.self)
     }
 
+    /// Appends `text` as a JSON string, quoted and escaped, to the UTF-8 `output`: text that needs no
+    /// escape is copied in place, with no string of its own (a journal writes a few per action it saves).
+    public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            output.append(contentsOf: quote(text).utf8)
+        } else {
+            output.append(0x22)
+            output.append(contentsOf: text.utf8)
+            output.append(0x22)
+        }
+    }
+
     /// A finite double as a JSON number that reads back as a double: always with a point or an
     /// exponent (`2.0`, `1e+300`), the shortest text that round-trips. Nil for infinities and NaN.
     public static func float(_ value: Double) -> String? {

@@ -43,6 +43,15 @@ public struct LuaAction: Action, Equatable, ExactJSONPayload {
         return try payload.json()
     }
 
+    /// Appends the payload as ``payloadJSON()`` writes it, in UTF-8, to `text`, with no string of its own.
+    public func writePayloadJSON(into text: inout [UInt8]) throws {
+        if payload.hasIntegerKeys || payload.hasWholeFloat || Self.isPairsForm(payload) {
+            text.append(contentsOf: try payloadJSON().utf8)
+        } else {
+            try payload.writeJSON(into: &text)
+        }
+    }
+
     /// Whether a payload's JSON is a table in ``LuaStateText``'s form: an object whose one key is its name.
     static func isPairsForm(_ payload: LuaValue) -> Bool {
         guard case let .table(fields) = payload else { return false }
