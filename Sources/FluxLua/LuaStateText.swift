@@ -74,29 +74,34 @@ enum LuaStateText {
         pairs(in: text, upTo: limit) > limit
     }
 
-    /// The table entries `text` holds, counted up to one past `limit`.
+    /// The table entries `text` holds, counted up to one past `limit`: read as bytes, a string's
+    /// contents skipped to its closing quote.
     static func pairs(in text: String, upTo limit: Int) -> Int {
-        var depth = 0, pairs = 0, inString = false, escaped = false
-        for byte in text.utf8 {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["):
-                depth += 1
-                if depth & 1 == 0 {
-                    pairs += 1
-                    if pairs > limit { return pairs }
+        var text = text
+        return text.withUTF8 { bytes in
+            var depth = 0, pairs = 0, index = 0
+            let count = bytes.count
+            while index < count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    while index < count, bytes[index] != UInt8(ascii: "\"") {
+                        index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                case UInt8(ascii: "["):
+                    depth += 1
+                    if depth & 1 == 0 {
+                        pairs += 1
+                        if pairs > limit { return pairs }
+                    }
+                case UInt8(ascii: "]"): depth -= 1
+                default: break
                 }
-            case UInt8(ascii: "]"): depth -= 1
-            default: break
+                index += 1
             }
+            return pairs
         }
-        return pairs
     }
-
 
     /// Writes values as text, as bytes (copied from a cached text without decoding it), in pieces: the
     /// runs of a large table are pieces of their own (see ``LuaStateTextCache``).
