@@ -24,7 +24,7 @@ final class DeferredSavedState: DeferredState {
     func resolve() throws -> Any {
         if let built { return built }
         guard let session else { throw SessionError("the session is closed") }
-        let text = try session.read { db in try session.chunks.text(stored, table: "history", key: key, in: db) }
+        let text = try session.read { db in try session.chunks.text(stored, table: "history", key: key, remember: store.name, in: db) }
         let state = try store.decodeState(text)
         built = state
         return state

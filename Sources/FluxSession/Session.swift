@@ -114,6 +114,7 @@ public final class Session {
             return (first, next, snapshot, try Self.readCode(db, damage: &damage))
         }
         for problem in damage { report("session '\(name)': \(problem)") }
+        chunks.source = { [weak dispatcher] text, store in (dispatcher?.store(named: store) as? any PiecewiseState)?.pieces(ofEncoded: text) }
     }
 
     /// The largest entry number a journal row may have: a key past it is damage (numbers after it

@@ -1,3 +1,4 @@
+import Flux
 import Foundation
 import GRDB
 
@@ -9,6 +10,11 @@ import GRDB
 /// bytes), so that a change moves only the cuts near it; each piece is a row of the `chunk` table, and
 /// the row holding the text holds `@chunks:12,13,14` instead. A piece equal to one of the store's last
 /// saved state is that piece's row again. Texts below the threshold are stored as they are.
+///
+/// A store that encodes its state in pieces it keeps (``PiecewiseState``) hands them on: a piece object
+/// stored before is its row again, without its bytes being cut, hashed or compared, so a line changing
+/// one field of a 2 MB state costs the pieces that changed. A text read from pieces (a restored state,
+/// an undo step's) and written again as it was read is those rows again too.
 ///
 /// Pieces no row refers to any more are deleted by ``collect(in:)`` now and then (a mark and sweep of
 /// every row that may refer to them), not counted one by one.
@@ -43,6 +49,22 @@ final class SessionChunks {
     private var known: [String: [Int: [Known]]] = [:]
     /// What a transaction under way added to ``known``, kept once it commits (``commit()``).
     private var staged: [String: [Int: [Known]]] = [:]
+    /// A piece stored, known by its object.
+    private struct Stored {
+        let piece: StatePiece
+        let id: Int64
+    }
+
+    /// The pieces of the texts of each store stored or read lately, by their objects.
+    private var knownPieces: [String: [ObjectIdentifier: Stored]] = [:]
+    /// What a transaction under way added to ``knownPieces``.
+    private var stagedPieces: [String: [ObjectIdentifier: Stored]] = [:]
+    /// The texts read from pieces lately, with those pieces (by store).
+    private var read: [(store: String, text: String, pieces: [StatePiece])] = []
+    /// The pieces a store's text was joined from, given the text and the store's name, when the store
+    /// keeps them (see ``PiecewiseState/pieces(ofEncoded:)``).
+    var source: ((String, String) -> [StatePiece]?)?
+
     /// Pieces written since the last ``collect(in:)``.
     private(set) var writtenSinceCollect = 0
     private var stagedWritten = 0
@@ -52,26 +74,75 @@ final class SessionChunks {
     /// state's (once the transaction commits), the ones the next save of the store is compared with.
     func store(_ text: String, of store: String, current: Bool, in db: GRDB.Database) throws -> String {
         guard text.utf8.count >= Self.threshold, !text.hasPrefix(Self.prefix) else { return text }
+        if let pieces = read.last(where: { $0.store == store && StatePiece.sameText($0.text, text) })?.pieces ?? source?(text, store) {
+            return try self.store(pieces: pieces, of: store, current: current, in: db)
+        }
         let bytes = Array(text.utf8)
         var ids: [Int64] = []
         var pieces: [Int: [Known]] = [:]
         let insert = try db.cachedStatement(sql: "INSERT INTO chunk (data) VALUES (?)")
         for range in Self.cuts(bytes) {
-            let piece = Array(bytes[range])
-            let hash = Self.hash(piece)
-            let id: Int64
-            if let found = lookup(hash, piece, store: store) {
-                id = found
-            } else {
-                try insert.execute(arguments: [piece.withUnsafeBytes { Data($0) }])
-                id = db.lastInsertedRowID
-                stagedWritten += 1
-            }
+            let (id, known) = try row(of: Array(bytes[range]), store: store, insert: insert, in: db)
             ids.append(id)
-            pieces[hash, default: []].append(Known(id: id, bytes: piece))
+            pieces[known.hash, default: []].append(known.piece)
         }
-        if current { staged[store] = pieces }
+        if current {
+            staged[store] = pieces
+            stagedPieces[store] = [:]
+        }
         return Self.prefix + ids.map(String.init).joined(separator: ",")
+    }
+
+    /// A text given as `pieces` stored as ``store(_:of:current:in:)`` does: a piece met before is its
+    /// row again; a new one is one row (cut where its content says when it is over ``maximum``), or the
+    /// row of an equal piece of the store's last saved state.
+    private func store(pieces: [StatePiece], of store: String, current: Bool, in db: GRDB.Database) throws -> String {
+        var ids: [Int64] = []
+        var identities: [ObjectIdentifier: Stored] = [:], hashed: [Int: [Known]] = [:]
+        let insert = try db.cachedStatement(sql: "INSERT INTO chunk (data) VALUES (?)")
+        for piece in pieces {
+            let key = ObjectIdentifier(piece)
+            if let found = stagedPieces[store]?[key] ?? knownPieces[store]?[key], found.piece === piece {
+                ids.append(found.id)
+                identities[key] = found
+                continue
+            }
+            let ranges = piece.bytes.count <= Self.maximum ? [0 ..< piece.bytes.count] : Self.cuts(piece.bytes)
+            for range in ranges {
+                let (id, known) = try row(of: Array(piece.bytes[range]), store: store, insert: insert, in: db)
+                ids.append(id)
+                hashed[known.hash, default: []].append(known.piece)
+                if ranges.count == 1 { identities[key] = Stored(piece: piece, id: id) }
+            }
+        }
+        if current {
+            stagedPieces[store] = identities
+            // The pieces known by their hash stay known while this text holds their rows.
+            let live = Set(ids)
+            var kept = (staged[store] ?? known[store] ?? [:]).compactMapValues { found -> [Known]? in
+                let alive = found.filter { live.contains($0.id) }
+                return alive.isEmpty ? nil : alive
+            }
+            kept.merge(hashed) { $0 + $1 }
+            staged[store] = kept
+        } else {
+            stagedPieces[store, default: knownPieces[store] ?? [:]].merge(identities) { $1 }
+        }
+        return Self.prefix + ids.map(String.init).joined(separator: ",")
+    }
+
+    /// The row of `piece`: that of an equal piece of the store's last saved state, or a new one.
+    private func row(of piece: [UInt8], store: String, insert: Statement, in db: GRDB.Database) throws -> (Int64, (hash: Int, piece: Known)) {
+        let hash = Self.hash(piece)
+        let id: Int64
+        if let found = lookup(hash, piece, store: store) {
+            id = found
+        } else {
+            try insert.execute(arguments: [piece.withUnsafeBytes { Data($0) }])
+            id = db.lastInsertedRowID
+            stagedWritten += 1
+        }
+        return (id, (hash, Known(id: id, bytes: piece)))
     }
 
     /// The row of a piece equal to `piece` among those known or staged for `store`.
@@ -86,6 +157,8 @@ final class SessionChunks {
     func commit() {
         known.merge(staged) { $1 }
         staged = [:]
+        knownPieces.merge(stagedPieces) { $1 }
+        stagedPieces = [:]
         writtenSinceCollect += stagedWritten
         stagedWritten = 0
     }
@@ -93,15 +166,18 @@ final class SessionChunks {
     /// The transaction was rolled back: the pieces it wrote are not there.
     func discard() {
         staged = [:]
+        stagedPieces = [:]
         stagedWritten = 0
     }
 
     /// The text a row holds: `stored` itself, or the text its pieces make up. With `current` and a
-    /// store, the pieces are remembered as that store's last saved state's.
+    /// store, the pieces are remembered as that store's last saved state's. A text of `currentOf` or
+    /// `remember`'s store, stored again as it is, is stored as these pieces' rows.
     ///
     /// - Throws: ``DamagedRow`` (of `table`, row `key`) when a piece is missing or the pieces do not
     ///   make up text.
-    func text(_ stored: String, table: String, key: String, currentOf store: String? = nil, in db: GRDB.Database) throws -> String {
+    func text(_ stored: String, table: String, key: String, currentOf store: String? = nil, remember: String? = nil,
+              in db: GRDB.Database) throws -> String {
         guard stored.hasPrefix(Self.prefix) else { return stored }
         let ids = Self.ids(in: stored.dropFirst(Self.prefix.count))
         guard let ids, !ids.isEmpty else {
@@ -127,6 +203,18 @@ final class SessionChunks {
             throw DamagedRow(table: table, key: key, problem: "its pieces do not make up text")
         }
         if let store { known[store] = pieces }
+        if let owner = store ?? remember {
+            var objects: [Int64: StatePiece] = [:]
+            let read = ids.map { id in
+                if let piece = objects[id] { return piece }
+                let piece = StatePiece(data[id] ?? [])
+                objects[id] = piece
+                knownPieces[owner, default: [:]][ObjectIdentifier(piece)] = Stored(piece: piece, id: id)
+                return piece
+            }
+            self.read.append((owner, text, read))
+            if self.read.count > 3 { self.read.removeFirst() }
+        }
         return text
     }
 
@@ -214,6 +302,7 @@ final class SessionChunks {
         let list = "[" + live.map(String.init).joined(separator: ",") + "]"
         try db.execute(sql: "DELETE FROM chunk WHERE id NOT IN (SELECT value FROM json_each(?))", arguments: [list])
         known = known.mapValues { pieces in pieces.mapValues { $0.filter { live.contains($0.id) } } }
+        knownPieces = knownPieces.mapValues { pieces in pieces.filter { live.contains($0.value.id) } }
         writtenSinceCollect = 0
     }
 }
