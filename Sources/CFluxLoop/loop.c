@@ -28,15 +28,7 @@ uv_loop_t *fluxloop_loop(void) {
     return thread_loop;
 }
 
-static __thread int64_t loop_time = 0;
-
-int64_t fluxloop_time(void) {
-    if (loop_time == 0) loop_time = fluxloop_monotonic();
-    return loop_time;
-}
-
 void fluxloop_report(uint64_t id, int kind, int64_t a, int64_t b, const char *bytes, size_t length) {
-    loop_time = fluxloop_monotonic();
     fluxloop_event_fn function = event_function;
     if (function != NULL) function(id, kind, a, b, bytes, length);
 }

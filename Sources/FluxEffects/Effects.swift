@@ -77,12 +77,9 @@ public final class Effects {
     /// The loop of the thread the runtime was made on, which it must be used from.
     private let loop = EventLoop.shared
     private var effects: [Int: Effect] = [:]
-    /// The live effects that call back on their own (all but listeners): what ``isBusy`` asks at every
-    /// round of the loop, counted instead of searched for.
-    private var liveCallers = 0
     private var nextID = 1
     private var virtualNow: Double = 0
-    private var virtualTimers = TimerHeap<Double, Int>()
+    private var virtualTimers = TimerHeap()
     private var virtualFirings: [Int: (interval: Double?, body: () -> Void)] = [:]
     private var advancing = false
     /// Processes ended by ``Effect/cancel()``, between their SIGTERM and their end (or SIGKILL).
@@ -95,10 +92,6 @@ public final class Effects {
 
     deinit {
         endAll(waiting: 0)
-        if let timerClock {
-            timerClock.close()
-            loop.runOnce(wait: false) // frees the clock's handle and closes its descriptor
-        }
     }
 
     // MARK: What is live
@@ -116,9 +109,9 @@ public final class Effects {
         !ending.isEmpty || effects.values.contains { $0.kind == .process }
     }
 
-    /// The clock's time in milliseconds: CLOCK_MONOTONIC's, or the virtual clock's (0 at the start).
+    /// The clock's time in milliseconds: the loop's, or the virtual clock's (0 at the start).
     public var now: Double {
-        clock == .virtual ? virtualNow : Double(TimerClock.now) / 1e6
+        clock == .virtual ? virtualNow : Double(loop.now)
     }
 
     /// The live effects of `owner`.
@@ -134,7 +127,7 @@ public final class Effects {
     @discardableResult
     public func after(_ delay: Double, owner: EffectOwner, _ body: @escaping () -> Void) throws -> Effect {
         try Self.check(delay, "delay", least: 0)
-        return try timer(delay, repeating: nil, owner: owner, body)
+        return timer(delay, repeating: nil, owner: owner, body)
     }
 
     /// Calls `body` every `interval` milliseconds, the first time `interval` from now.
@@ -143,7 +136,7 @@ public final class Effects {
     @discardableResult
     public func every(_ interval: Double, owner: EffectOwner, _ body: @escaping () -> Void) throws -> Effect {
         try Self.check(interval, "interval", least: 1)
-        return try timer(interval, repeating: interval, owner: owner, body)
+        return timer(interval, repeating: interval, owner: owner, body)
     }
 
     private static func check(_ value: Double, _ what: String, least: Double) throws {
@@ -153,55 +146,32 @@ public final class Effects {
         }
     }
 
-    private func timer(_ delay: Double, repeating interval: Double?, owner: EffectOwner, _ body: @escaping () -> Void) throws -> Effect {
+    private func timer(_ delay: Double, repeating interval: Double?, owner: EffectOwner, _ body: @escaping () -> Void) -> Effect {
         let detail = interval.map { "every \(Self.milliseconds($0))" } ?? "after \(Self.milliseconds(delay))"
+        let effect = make(owner: owner, kind: interval == nil ? .after : .every, detail: detail)
+        effect.due = now + delay
         switch clock {
         case .virtual:
-            let effect = make(owner: owner, kind: interval == nil ? .after : .every, detail: detail)
-            effect.due = now + delay
             virtualFirings[effect.id] = (interval, body)
-            virtualTimers.insert(.init(due: effect.due!, order: nextOrder(), item: effect.id))
+            virtualTimers.insert(.init(due: effect.due!, order: nextOrder(), effect: effect.id))
             effect.stop = { [weak self] in self?.virtualFirings[effect.id] = nil }
-            return effect
         case .real:
-            let clock = try realClock()
-            let effect = make(owner: owner, kind: interval == nil ? .after : .every, detail: detail)
-            let timer: TimerClock.Timer
-            do {
-                // The effect is held, not weakly referenced: ending it drops the timer (its `stop`), and
-                // the timer, this closure.
-                timer = try clock.schedule(after: Self.nanoseconds(delay), every: interval.map(Self.nanoseconds) ?? 0) { [weak self, effect] next in
-                    guard let self, effect.isActive else { return }
-                    if next != 0 {
-                        effect.due = Double(next) / 1e6
-                    } else {
-                        self.end(effect)
-                    }
-                    self.run(body)
+            let id = loop.register { [weak self, weak effect] event in
+                guard case .timer = event, let self, let effect, effect.isActive else { return }
+                if let interval {
+                    effect.due = self.now + interval
+                } else {
+                    self.end(effect)
                 }
-            } catch {
-                forget(effect)
-                throw error
+                self.run(body)
             }
-            effect.due = Double(timer.due) / 1e6
-            effect.stop = { [weak clock] in clock?.cancel(timer) }
-            return effect
+            let handle = fluxloop_timer_start(id, UInt64(delay.rounded(.up)), interval.map { UInt64($0.rounded(.up)) } ?? 0)
+            effect.stop = { [loop] in
+                fluxloop_timer_close(handle)
+                loop.unregister(id)
+            }
         }
-    }
-
-    /// The real clock's timers, made with the first.
-    private var timerClock: TimerClock?
-
-    private func realClock() throws -> TimerClock {
-        if let timerClock { return timerClock }
-        let clock = TimerClock(loop: loop)
-        timerClock = clock
-        return clock
-    }
-
-    /// Milliseconds (checked: finite, at most a year) as whole nanoseconds.
-    private static func nanoseconds(_ milliseconds: Double) -> Int64 {
-        Int64((milliseconds * 1e6).rounded())
+        return effect
     }
 
     /// With the virtual clock: moves it `milliseconds` on, firing every timer that falls due on the way,
@@ -222,11 +192,11 @@ public final class Effects {
         var fired = 0
         while let next = virtualTimers.first, next.due <= target {
             _ = virtualTimers.removeFirst()
-            guard let firing = virtualFirings[next.item], let effect = effects[next.item], effect.due == next.due else { continue }
+            guard let firing = virtualFirings[next.effect], let effect = effects[next.effect], effect.due == next.due else { continue }
             virtualNow = next.due
             if let interval = firing.interval {
                 effect.due = next.due + interval
-                virtualTimers.insert(.init(due: effect.due!, order: nextOrder(), item: effect.id))
+                virtualTimers.insert(.init(due: effect.due!, order: nextOrder(), effect: effect.id))
             } else {
                 end(effect)
             }
@@ -301,7 +271,8 @@ public final class Effects {
         }
         guard let handle else {
             loop.unregister(id)
-            forget(effect)
+            effects[effect.id] = nil
+            effect.isActive = false
             throw EffectError("cannot run \(program): \(String(cString: strerror(error)))")
         }
         let channel = ProcessChannel(handle: handle, name: program)
@@ -428,7 +399,8 @@ public final class Effects {
         var error: Int32 = 0
         guard let handle = fluxloop_watch_start(UInt64(id), path, &error) else {
             loop.unregister(id)
-            forget(effect)
+            effects[effect.id] = nil
+            effect.isActive = false
             throw EffectError("cannot watch \(path): \(String(cString: fluxloop_strerror(error)))")
         }
         effect.stop = { [loop] in
@@ -461,7 +433,7 @@ public final class Effects {
     /// Whether a live effect could still call back: a timer, a process, a watch, or work queued with
     /// ``soon(_:)`` (listeners, which only other effects set off, do not count).
     public var isBusy: Bool {
-        !internalTimers.isEmpty || !ending.isEmpty || liveCallers > 0
+        !internalTimers.isEmpty || !ending.isEmpty || effects.values.contains { $0.kind != .listener }
     }
 
     // MARK: Ending
@@ -498,16 +470,10 @@ public final class Effects {
     /// Takes `effect` out of the live list and stops it.
     func end(_ effect: Effect) {
         guard effect.isActive else { return }
-        forget(effect)
+        effect.isActive = false
+        effects[effect.id] = nil
         effect.stop()
         effect.stop = {}
-    }
-
-    /// Takes `effect` out of the live list.
-    private func forget(_ effect: Effect) {
-        effect.isActive = false
-        guard effects.removeValue(forKey: effect.id) != nil else { return }
-        if effect.kind != .listener { liveCallers -= 1 }
     }
 
     // MARK: Running
@@ -519,32 +485,25 @@ public final class Effects {
     ///   `shouldStop` is asked at once after a Ctrl-C.
     @discardableResult
     public func runUntilIdle(timeout: Double? = nil, wake: Int32 = -1, shouldStop: () -> Bool = { false }) -> Bool {
-        if let timeout, timeout <= 0 { return !isBusy }
-        // The time limit is a timer of the loop that raises a flag: no round reads the clock for it.
-        let limit = TimeLimit()
-        let limitID = timeout == nil ? 0 : loop.register { [limit] _ in limit.reached = true }
+        let deadline = timeout.map { Double(loop.now) + $0 }
         var waker: OpaquePointer?
         var poll: OpaquePointer?
         if wake >= 0 {
             var error: Int32 = 0
             poll = fluxloop_poll_start(0, wake, &error)
         }
-        if let timeout { waker = fluxloop_timer_start(limitID, UInt64(timeout.rounded(.up)), 0) }
+        if let timeout { waker = fluxloop_timer_start(0, UInt64(max(0, timeout).rounded(.up)), 0) }
         defer {
             fluxloop_poll_stop(poll)
             fluxloop_timer_close(waker)
-            loop.unregister(limitID)
         }
         while isBusy {
-            if shouldStop() || limit.reached { return false }
+            if shouldStop() { return false }
+            if let deadline, Double(loop.now) >= deadline { return false }
             if clock == .virtual && !hasPendingOutside { return false } // only the virtual clock moves its timers
             loop.runOnce()
         }
         return true
-    }
-
-    private final class TimeLimit {
-        var reached = false
     }
 
     /// Runs the loop until no process is running and what watches saw is handed on, or `timeout`
@@ -578,7 +537,6 @@ public final class Effects {
         nextID += 1
         effect.runtime = self
         effects[effect.id] = effect
-        if kind != .listener { liveCallers += 1 }
         return effect
     }
 

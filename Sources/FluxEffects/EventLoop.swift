@@ -29,8 +29,6 @@ public final class EventLoop {
         /// A watched path changed: renamed (or created, or removed) and/or changed, with the name of the
         /// entry in a watched folder.
         case change(rename: Bool, change: Bool, name: String)
-        /// A clock's time came, `expirations` times since it last reported (more than 1: the loop was late).
-        case clock(expirations: Int)
     }
 
     /// The calling thread's loop.
@@ -62,10 +60,8 @@ public final class EventLoop {
         }
     }
 
-    /// The handlers by slot: an id is its slot (plus one: 0 is nobody's) and, above it, the slot's
-    /// generation, so an id is found with an index instead of a hash, and a stale one finds nothing.
-    private var slots: [(generation: UInt32, handler: ((Event) -> Void)?)] = []
-    private var freeSlots: [Int] = []
+    private var handlers: [UInt64: (Event) -> Void] = [:]
+    private var nextID: UInt64 = 1
 
     private init() {
         fluxloop_set_event_function { id, kind, a, b, bytes, length in
@@ -75,29 +71,15 @@ public final class EventLoop {
 
     /// A number for a new handle, whose events go to `handler`.
     public func register(_ handler: @escaping (Event) -> Void) -> UInt64 {
-        let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
-            slots[slot].generation &+= 1
-            slots[slot].handler = handler
-        } else {
-            slot = slots.count
-            slots.append((0, handler))
-        }
-        return UInt64(slots[slot].generation) << 32 | UInt64(slot + 1)
+        let id = nextID
+        nextID += 1
+        handlers[id] = handler
+        return id
     }
 
     /// Sends the events of `id` nowhere from now on.
     public func unregister(_ id: UInt64) {
-        guard let slot = slot(of: id) else { return }
-        slots[slot].handler = nil
-        freeSlots.append(slot)
-    }
-
-    private func slot(of id: UInt64) -> Int? {
-        let slot = Int(id & 0xFFFF_FFFF) - 1
-        guard slot >= 0, slot < slots.count, slots[slot].generation == UInt32(id >> 32), slots[slot].handler != nil else { return nil }
-        return slot
+        handlers[id] = nil
     }
 
     /// Runs one round of the loop: waits for an event (unless `wait` is false), handles what is due.
@@ -118,9 +100,8 @@ public final class EventLoop {
     }
 
     private func deliver(id: UInt64, kind: Int32, a: Int64, b: Int64, bytes: UnsafePointer<CChar>?, length: Int) {
-        guard let slot = slot(of: id), let handler = slots[slot].handler else { return }
+        guard let handler = handlers[id] else { return }
         switch Int(kind) {
-        case FLUXLOOP_CLOCK: handler(.clock(expirations: Int(a)))
         case FLUXLOOP_TIMER: handler(.timer)
         case FLUXLOOP_READABLE: handler(.readable)
         case FLUXLOOP_OUTPUT:

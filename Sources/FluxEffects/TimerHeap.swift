@@ -1,17 +1,15 @@
-/// Timers, earliest first (ties in the order they were set): a binary heap, so 10,000 timers cost a
-/// logarithm each, not a scan. `Due` is the clock's time (the virtual clock's milliseconds, the real
-/// clock's nanoseconds), `Item` what is due then.
-struct TimerHeap<Due: Comparable, Item> {
+/// The virtual clock's timers, earliest first (ties in the order they were set): a binary heap, so
+/// 10,000 timers cost a logarithm each, not a scan.
+struct TimerHeap {
     struct Entry {
-        let due: Due
+        let due: Double
         let order: Int
-        let item: Item
+        let effect: Int
     }
 
     private var entries: [Entry] = []
 
     var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
     var first: Entry? { entries.first }
 
     mutating func insert(_ entry: Entry) {
@@ -25,33 +23,11 @@ struct TimerHeap<Due: Comparable, Item> {
         }
     }
 
-    @discardableResult
     mutating func removeFirst() -> Entry? {
         guard !entries.isEmpty else { return nil }
         entries.swapAt(0, entries.count - 1)
         let first = entries.removeLast()
-        siftDown(0)
-        return first
-    }
-
-    /// Replaces the first entry with `entry` (a repeating timer set again): one pass down the heap
-    /// instead of a removal and an insertion.
-    mutating func replaceFirst(with entry: Entry) {
-        guard !entries.isEmpty else { return insert(entry) }
-        entries[0] = entry
-        siftDown(0)
-    }
-
-    mutating func removeAll() { entries.removeAll() }
-
-    /// Keeps only the entries `keep` accepts (cancelled timers), in heap order again.
-    mutating func removeAll(keeping keep: (Entry) -> Bool) {
-        entries = entries.filter(keep)
-        for parent in stride(from: entries.count / 2 - 1, through: 0, by: -1) { siftDown(parent) }
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
+        var parent = 0
         while true {
             let left = 2 * parent + 1, right = left + 1
             var least = parent
@@ -61,7 +37,10 @@ struct TimerHeap<Due: Comparable, Item> {
             entries.swapAt(parent, least)
             parent = least
         }
+        return first
     }
+
+    mutating func removeAll() { entries.removeAll() }
 
     private static func earlier(_ a: Entry, _ b: Entry) -> Bool {
         a.due < b.due || (a.due == b.due && a.order < b.order)

@@ -20,7 +20,6 @@ enum {
     FLUXLOOP_OUTPUT = 3,  /* a process wrote: a = 1 stdout, 2 stderr; bytes */
     FLUXLOOP_EXIT = 4,    /* a process ended, its output all reported: a = exit code, b = signal */
     FLUXLOOP_CHANGE = 5,  /* a watched path changed: a = 1 rename, 2 change, 3 both; b = status; bytes = name */
-    FLUXLOOP_CLOCK = 6,   /* a clock's time came: a = the expirations since the last report (≥ 1) */
 };
 
 /* The function every event goes to: the id Swift gave the handle, the kind, two numbers, and bytes. */
@@ -49,33 +48,6 @@ typedef struct fluxloop_timer fluxloop_timer;
 fluxloop_timer *fluxloop_timer_start(uint64_t id, uint64_t timeout, uint64_t repeat);
 /* Stops the timer and frees it (later, when libuv has closed it). */
 void fluxloop_timer_close(fluxloop_timer *timer);
-
-/* MARK: Clocks */
-
-/*
- * A clock: a timer descriptor (timerfd on CLOCK_MONOTONIC) the loop polls, armed at an absolute time in
- * nanoseconds and, optionally, again every `interval` nanoseconds. What a runtime's own heap of timers
- * wakes the loop with: one wake-up and one 8-byte read per firing, to the nanosecond (libuv's timers
- * count whole milliseconds on a millisecond clock, and a repeating one drifts a fraction of a
- * millisecond late every period). A repeating clock re-arms itself in the kernel: a timer firing on
- * time costs no system call to set again. Reports FLUXLOOP_CLOCK to `id`. Unarmed, it costs nothing
- * and keeps no round of the loop from ending.
- */
-typedef struct fluxloop_clock fluxloop_clock;
-/* NULL with *error set (a negated errno) when no descriptor can be made. */
-fluxloop_clock *fluxloop_clock_open(uint64_t id, int *error);
-/* Fires at `due` (CLOCK_MONOTONIC nanoseconds; a time passed fires at once), then every `interval`
- * nanoseconds (0: once); `due` 0 disarms. Returns 0, or a negated errno. */
-int fluxloop_clock_arm(fluxloop_clock *clock, int64_t due, int64_t interval);
-/* Disarms the clock and frees it (later, when libuv has closed its handle). */
-void fluxloop_clock_close(fluxloop_clock *clock);
-/* CLOCK_MONOTONIC, in nanoseconds: the clocks' time. */
-int64_t fluxloop_monotonic(void);
-/* The thread's loop time, in CLOCK_MONOTONIC nanoseconds: when the loop last handed on an event (or was
- * first asked). A timer set in a callback, or between two rounds, counts its delay from there, as libuv's
- * and Node's do from their cached loop time: timers set one after another with growing delays fire in
- * that order however long setting them took. */
-int64_t fluxloop_time(void);
 
 /* MARK: Descriptors */
 

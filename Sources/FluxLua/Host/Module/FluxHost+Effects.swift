@@ -227,7 +227,6 @@ extension FluxHost {
     /// loop's next round.
     public func runListeners() {
         effectsState.drainScheduled = false
-        guard !effectsState.pending.isEmpty else { return } // after most callbacks: nothing queued
         guard !effectsState.runningListeners, dispatcher.isIdle, !dispatcher.dropsFollowUps else { return }
         effectsState.runningListeners = true
         defer { effectsState.runningListeners = false }
