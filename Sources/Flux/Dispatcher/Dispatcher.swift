@@ -33,9 +33,9 @@ import Foundation
 /// dispatcher (`waitFor`, a follow-up) reads them afresh. The registration running now (`hot.running`)
 /// and the one each pending registration interrupted (`marks.waitingOne`) are unretained: each names a
 /// registration whose `invoke` is on the stack, whose caller holds it (a route, `lastRouteOnly` read
-/// into a local, a look-up), and `invoke` puts both back before it returns or throws. Broken, `LuaTortureSpec` (callbacks that
-/// dispatch, cancel, redefine and collect at every point of a dispatch) and `SubscriberLifetimeSpec` fail
-/// under FLUX_GC_TORTURE=1.
+/// into a local, a look-up), and `invoke` puts both back before it returns or throws. Broken,
+/// `LuaTortureSpec` (callbacks that dispatch, cancel, redefine and collect at every point of a dispatch;
+/// stores that wait for each other) and `SubscriberLifetimeSpec` fail under FLUX_GC_TORTURE=1.
 public final class Dispatcher {
     /// Every action name stores answer to, and how to build each from a payload.
     public var registry = ActionRegistry()
