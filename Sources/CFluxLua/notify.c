@@ -4,10 +4,12 @@
  */
 #include "internal.h"
 
-int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop) {
+int flux_notify(lua_State *L, int handler, int from, int *to, int *status, int *stop) {
     int subscribers = handler + 1, view = lua_gettop(L);
     int pair;
-    for (pair = from; pair <= to; pair++) {
+    /* Every pair the table holds now: a subscriber added by a call below first hears the next change. */
+    if (*to < 0) *to = (int)(lua_rawlen(L, subscribers) / 2);
+    for (pair = from; pair <= *to; pair++) {
         int function = 2 * pair - 1, previous = 2 * pair;
         if (lua_rawgeti(L, subscribers, function) == LUA_TBOOLEAN) { /* cancelled */
             lua_pop(L, 1);

@@ -116,6 +116,63 @@ struct LuaTortureSpec {
         #expect(world.tally.state.count == 5)
     }
 
+    @Test("observers that cancel each other and redefine their store while told, undone and redone", arguments: stores)
+    func observersCancelEachOther(store: String, action: String) throws {
+        let world = World()
+        // Swift observers, told borrowed from their list: the second cancels all three, itself included.
+        var told = [0, 0, 0]
+        var subscriptions: [StoreSubscription] = []
+        subscriptions.append(world.tally.subscribe { _ in told[0] += 1 })
+        subscriptions.append(world.tally.subscribe { _ in
+            told[1] += 1
+            if told[1] == 3 { for subscription in subscriptions { subscription.cancel() } }
+        })
+        subscriptions.append(world.tally.subscribe { _ in told[2] += 1 })
+        let add = try world.dispatcher.registry.decode("tally.add", json: "{}")
+        for _ in 0 ..< 4 { try world.dispatcher.dispatch(add) }
+        #expect(told == [3, 3, 2]) // each its first state; the third not told after the second cancelled it
+        try world.run(#"""
+            local function define() flux.store{name = "c", state = {count = 0}, on = {["c.up"] = function(s) s.count = s.count + 1 end}} end
+            define()
+            heard, subs = 0, {}
+            for i = 1, 3 do
+              subs[i] = flux.subscribe("\#(store)", function(state, previous)
+                heard = heard + 1
+                if previous then
+                  for _, s in ipairs(flux.subscriptions("\#(store)")) do s:cancel() end
+                  subs = nil
+                  pcall(define) -- the store told now defined again while it tells (or refused)
+                  collectgarbage()
+                end
+              end)
+            end
+            for i = 1, 4 do flux.dispatch("\#(action)") end
+            for i = 1, 4 do pcall(flux.undo) end
+            for i = 1, 4 do pcall(flux.redo) end
+            collectgarbage()
+            """#)
+        // Three first states, then the first subscriber told of a change cancelled all three.
+        #expect(try world.run("return heard") == [4])
+        #expect(told == [3, 3, 2])
+        #expect(world.reports.isEmpty)
+    }
+
+    @Test("stores that wait for each other: the cycle is named, and nothing changed")
+    func waitForCycle() throws {
+        let world = World()
+        try world.run(#"""
+            flux.store{name = "a", wait_for = {"b"}, state = {n = 0}, on = {["ab.go"] = function(s) collectgarbage() s.n = s.n + 1 end}}
+            flux.store{name = "b", wait_for = {"a"}, state = {n = 0}, on = {["ab.go"] = function(s) collectgarbage() s.n = s.n + 1 end}}
+            """#)
+        for _ in 0 ..< 3 {
+            #expect(try world.run(#"""
+                local ok, message = pcall(flux.dispatch, "ab.go")
+                collectgarbage()
+                return ok, tostring(message):find("waitFor cycle: a → b → a", 1, true) ~= nil, flux.state("a").n, flux.state("b").n
+                """#) == [false, true, 0, 0])
+        }
+    }
+
     @Test("the host dropped while subscriptions, views and finalizers still hold it")
     func hostDroppedFirst() throws {
         let world = World()

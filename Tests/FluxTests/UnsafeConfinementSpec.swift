@@ -31,12 +31,13 @@ struct UnsafeConfinementSpec {
         #expect(uses.values.reduce(0, +) <= 40, "uses: \(uses.sorted { $0.key < $1.key })")
     }
 
-    @Test("each file names the torture spec that guards it, and ARCHITECTURE.md lists it")
+    @Test("each file states its invariant and names the torture spec that guards it, and ARCHITECTURE.md lists it")
     func eachFileGuarded() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let architecture = try String(contentsOf: root.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
         for path in try Self.uses().keys {
             let text = try String(contentsOf: root.appendingPathComponent("Sources").appendingPathComponent(path), encoding: .utf8)
+            #expect(text.contains("Where unsafe code lives") && text.contains("Invariant"), "\(path) states no invariant in its header")
             #expect(text.contains("LuaTortureSpec") || text.contains("SubscriberLifetimeSpec"), "\(path) names no torture spec")
             #expect(architecture.contains("Sources/" + path), "ARCHITECTURE.md does not list \(path)")
         }

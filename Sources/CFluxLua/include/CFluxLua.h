@@ -322,12 +322,12 @@ void flux_markproxies(lua_State *L, int live, unsigned char *marks, lua_Integer 
 
 /* [.., handler, subscribers, .., view] -> the same, or with the failed call's message on top.
  * `subscribers` holds a pair per subscriber: [2i - 1] its function (false once cancelled), [2i] the view it
- * was given last (false before the first). Calls function(view, previous) for the pairs `from` to `to`
- * (1-based) through flux_pcallwith with the message handler at `handler`, skipping cancelled ones; the view
+ * was given last (false before the first). Calls function(view, previous) for the pairs `from` to `*to`
+ * (1-based; a negative `*to` becomes the number of pairs the table holds when it is called) through flux_pcallwith with the message handler at `handler`, skipping cancelled ones; the view
  * becomes each one's previous as it is called (a call that cancels its subscriber clears it). Stops after the first call that
  * fails and returns its pair number (its status and the hook's stop in *status and *stop); 0 when none
  * failed. Never raises: every value it stores goes to an existing key. */
-int flux_notify(lua_State *L, int handler, int from, int to, int *status, int *stop);
+int flux_notify(lua_State *L, int handler, int from, int *to, int *status, int *stop);
 
 /* [..] -> [.., handler, subscribers]: what flux_notify needs below the view, `subscribers` being the
  * registry slot of the table of pairs; with room for FLUX_NOTIFY_SPACE values from the handler on. Returns 0,

@@ -30,7 +30,7 @@ extension Dispatcher {
         for source in found where !unique.contains(where: { $0 === source }) { unique.append(source) }
         derived.sources = unique
         for source in unique { source.dependents.append(derived) }
-        if !unique.isEmpty { derivedCount += 1 }
+        if !unique.isEmpty { hot.derivedCount += 1 }
     }
 
     /// The names of the targets `target` is derived from, in the order given; empty for a target that
@@ -55,12 +55,12 @@ extension Dispatcher {
         if !registration.sources.isEmpty {
             for source in registration.sources { source.dependents.removeAll { $0 === registration } }
             registration.sources = []
-            derivedCount -= 1
+            hot.derivedCount -= 1
         }
         guard !keepingDependents else { return }
         for dependent in registration.dependents {
             dependent.sources.removeAll { $0 === registration }
-            if dependent.sources.isEmpty { derivedCount -= 1 }
+            if dependent.sources.isEmpty { hot.derivedCount -= 1 }
             orphans.append(Orphan(source: registration.object, dependent: dependent))
         }
         registration.dependents = []
@@ -70,7 +70,7 @@ extension Dispatcher {
     /// `touched` as it grows, so a target derived from a derived one runs after it.
     func recomputeDerived(_ action: any Action, _ name: String) throws {
         var index = 0
-        while index < touchedCount {
+        while index < hot.touchedCount {
             let registration = hot.touched[index]
             index += 1
             if registration.dependents.isEmpty { continue }
@@ -82,17 +82,17 @@ extension Dispatcher {
     /// sources are up to date: derived ones brought up to date first, others that handle the action and
     /// have not run yet run now (as `waitFor` runs them; after the route every one has).
     func bringUpToDate(_ registration: Registration, _ action: any Action, _ name: String) throws {
-        guard registration.handledGeneration != generation else { return }
+        guard registration.marks.handledGeneration != hot.generation else { return }
         for source in registration.sources {
             if !source.sources.isEmpty {
                 try bringUpToDate(source, action, name)
-            } else if source.handledGeneration != generation, source.target.handles(name) {
-                if source.pending { throw DispatcherError.waitForCycle(stores: cycle(to: source)) }
+            } else if source.marks.handledGeneration != hot.generation, source.target.handles(name) {
+                if source.marks.pending { throw DispatcherError.waitForCycle(stores: cycle(to: source)) }
                 try invoke(source, action, name)
             }
         }
         let changed = registration.sources.contains { source in
-            source.handledGeneration == generation && source.lane.changed(source.object)
+            source.marks.handledGeneration == hot.generation && source.lane.changed(source.object)
         }
         if changed { try invoke(registration, action, name) }
     }
@@ -109,7 +109,7 @@ extension Dispatcher {
         guard !orphans.isEmpty else { return }
         orphans.removeAll { $0.source == nil || !$0.dependent.isRegistered }
         for orphan in orphans where orphan.source === registration.object {
-            if orphan.dependent.sources.isEmpty { derivedCount += 1 }
+            if orphan.dependent.sources.isEmpty { hot.derivedCount += 1 }
             orphan.dependent.sources.append(registration)
             registration.dependents.append(orphan.dependent)
         }

@@ -18,10 +18,10 @@ extension Dispatcher {
             isFollowUp = false
         }
         var performed = 0
-        while let next = followUps.popFirst() {
+        while let next = hot.followUps.popFirst() {
             performed += 1
             guard performed <= followUpLimit else {
-                followUps.removeAll()
+                hot.followUps.removeAll()
                 onFollowUpError(next.action, DispatcherError.followUpsDidNotSettle(action: next.action.name, limit: followUpLimit))
                 return
             }
@@ -29,7 +29,7 @@ extension Dispatcher {
                 if let queued = next.group {
                     // The actions a subscriber queued inside `flux.group`: one group, all or nothing.
                     var batch = [next.action]
-                    while let first = followUps.first, first.group === queued { batch.append(followUps.removeFirst().action) }
+                    while let first = hot.followUps.first, first.group === queued { batch.append(hot.followUps.removeFirst().action) }
                     try group(queued.label) { for action in batch { try perform(action) } }
                 } else {
                     try perform(next.action)

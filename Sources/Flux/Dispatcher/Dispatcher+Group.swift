@@ -22,7 +22,7 @@ extension Dispatcher {
     /// Groups nest: an inner group joins the outer one. If `body` throws, every action it dispatched is
     /// rolled back (subscribers hear the restored states) and no undo step remains; the error is rethrown.
     public func group<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
-        if phase == .notifying, openGroup == nil, queueingGroup == nil {
+        if hot.phase == .notifying, hot.openGroup == nil, queueingGroup == nil {
             // A subscriber's group: its actions are queued now and run later, together.
             let queued = OpenGroup(id: nextGroupID, label: label)
             nextGroupID += 1
@@ -31,11 +31,11 @@ extension Dispatcher {
             do {
                 return try body()
             } catch {
-                followUps.removeAll { $0.group === queued }
+                hot.followUps.removeAll { $0.group === queued }
                 throw error
             }
         }
-        if let outer = openGroup {
+        if let outer = hot.openGroup {
             // Joining the outer group: the inner one gathers the states from before its own actions, so
             // that it can roll back alone, and hands them on to the outer one.
             let before = outer.entry, performed = outer.performed
@@ -55,17 +55,17 @@ extension Dispatcher {
             }
         }
         let group = OpenGroup(id: nextGroupID, label: label)
-        openGroup = group
+        hot.openGroup = group
         nextGroupID += 1
         let result: T
         do {
             result = try body()
         } catch {
-            openGroup = nil
+            hot.openGroup = nil
             restore(group.entry.changes, actions: group.performed, label: label)
             throw error
         }
-        openGroup = nil
+        hot.openGroup = nil
         if !group.entry.isEmpty, let note = history.record(group.entry) { onNote(note) }
         for hook in middleware { hook.didEndGroup(label, in: self) }
         return result

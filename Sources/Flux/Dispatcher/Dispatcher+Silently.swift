@@ -19,14 +19,14 @@ extension Dispatcher {
     /// - Throws: ``DispatcherError/historyDuringDispatch`` inside a dispatch or group (nothing ran), or
     ///   what `body` throws.
     public func silently<T>(_ body: () throws -> T) throws -> T {
-        guard phase == .idle, openGroup == nil, !isSilent else { throw DispatcherError.historyDuringDispatch }
-        isSilent = true
+        guard hot.phase == .idle, hot.openGroup == nil, !hot.isSilent else { throw DispatcherError.historyDuringDispatch }
+        hot.isSilent = true
         defer {
-            isSilent = false
-            phase = .notifying
+            hot.isSilent = false
+            hot.phase = .notifying
             for registration in registrations { registration.lane.publish(registration.object) }
-            phase = .idle
-            if !followUps.isEmpty { drainFollowUps() }
+            hot.phase = .idle
+            if !hot.followUps.isEmpty { drainFollowUps() }
         }
         return try body()
     }

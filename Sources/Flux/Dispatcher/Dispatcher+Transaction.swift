@@ -3,25 +3,25 @@
 extension Dispatcher {
     /// Puts every target the failed action touched back to its state from before, latest first.
     func rollBackTouched() {
-        for index in (0 ..< touchedCount).reversed() {
+        for index in (0 ..< hot.touchedCount).reversed() {
             hot.touched[index].transaction.rollback()
         }
-        touchedCount = 0
+        hot.touchedCount = 0
     }
 
     /// Commits every target the action touched. Each changed target's state from before the action is
     /// kept for undo, unless an open group already holds one from before its first action; `touched`
     /// then keeps only the changed targets, in order, to publish them.
     func keepChanges(_ action: any Action, _ name: String) {
-        if touchedCount == 1, openGroup == nil { return keepOnlyChange(action, name) }
-        let group = openGroup
+        if hot.touchedCount == 1, hot.openGroup == nil { return keepOnlyChange(hot.touched[0], action, name) }
+        let group = hot.openGroup
         let recording = history.isRecording
         // The step's states: the first inline, any others in an array (rarely needed, so never allocated).
         var first: (registration: Registration, kept: KeptState)?
         var rest: [HistoryEntry.Change]?
         var cost = 0
         var changed = 0
-        for index in 0 ..< touchedCount {
+        for index in 0 ..< hot.touchedCount {
             let registration = hot.touched[index]
             // A group keeps states even with no undo history: it rolls back with them when it fails.
             let keeping = (recording || group != nil) && group?.entry.contains(registration.transaction) != true
@@ -38,10 +38,10 @@ extension Dispatcher {
                 }
                 cost += kept.cost
             }
-            if changed != index { touched[changed] = registration }
+            if changed != index { hot.touched[changed] = registration }
             changed += 1
         }
-        touchedCount = changed
+        hot.touchedCount = changed
         if let group {
             group.performed += 1
             if changed > 0 { group.entry.actions.append(action) }
@@ -54,19 +54,20 @@ extension Dispatcher {
         if let note { onNote(note) }
     }
 
-    /// ``keepChanges(_:)`` for the usual action: one target touched, no group open. Its state from
-    /// before, when it changed, is the whole step: none of the bookkeeping for several is needed.
-    private func keepOnlyChange(_ action: any Action, _ name: String) {
+    /// ``keepChanges(_:)`` for the usual action: one target touched, `registration`, no group open. Its
+    /// state from before, when it changed, is the whole step: none of the bookkeeping for several is needed.
+    func keepOnlyChange(_ registration: Registration, _ action: any Action, _ name: String) {
         let recording = history.isRecording
-        let registration = hot.touched[0]
-        // Matched, not bound and read again: the box is moved out of the result, not copied (a retain).
-        switch registration.lane.commit(registration.object, recording, &history.undoStack.spare) {
-        case nil:
-            touchedCount = 0
-        case let (state?, cost)?:
-            if let note = history.record(label: name, cost: cost, target: registration.transaction, kept: state, single: action) { onNote(note) }
-        case _?:
-            break // changed, with no undo history to keep it for
+        var kept = registration.lane.commit(registration.object, recording, &history.undoStack.spare)
+        guard kept != nil else {
+            hot.touchedCount = 0
+            return
+        }
+        // Taken out of the result, not bound from it: the box is moved on, not copied (a retain).
+        guard let state = kept!.state.take() else { return } // changed, no undo history to keep it for
+        if let note = history.record(label: name, cost: kept!.cost, target: registration.transaction, kept: state,
+                                     single: action) {
+            onNote(note)
         }
     }
 
@@ -74,14 +75,14 @@ extension Dispatcher {
     /// undone without an undo step.
     func restore(_ states: [(target: any TransactionalTarget, snapshot: Any)], actions: Int, label: String) {
         for (target, state) in states.reversed() { target.restore(state) }
-        let outer = phase
-        phase = .notifying
-        if !isSilent { for (target, _) in states { target.publish() } }
+        let outer = hot.phase
+        hot.phase = .notifying
+        if !hot.isSilent { for (target, _) in states { target.publish() } }
         if actions > 0 {
             for hook in middleware { hook.didRollBack(actions, group: label, in: self) }
             commitObserver?.didRollBack(actions, in: self)
         }
-        phase = outer
+        hot.phase = outer
     }
 
     /// Runs `body`, which may dispatch, undo and redo, all or nothing: when it throws, every store goes
@@ -89,7 +90,7 @@ extension Dispatcher {
     ///
     /// For long work a user may stop half-way, such as replaying a log. Outside a dispatch or group only.
     public func allOrNothing<T>(_ body: () throws -> T) throws -> T {
-        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        guard hot.phase == .idle, hot.openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         let targets = registrations.map(\.transaction)
         let states = targets.map { $0.snapshot() }
         let steps = history.steps

@@ -20,7 +20,7 @@ extension Dispatcher {
     /// of a session's journal, or its line replayed): the targets are published, then middleware and
     /// the commit observer hear it. A target that keeps no state of the dispatcher's is left as it is.
     package func setStates(_ states: [(target: any DispatchTarget, state: Any)], label: String) throws {
-        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        guard hot.phase == .idle, hot.openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         let changes = states.compactMap { change in
             (change.target as? any TransactionalTarget).map { (target: $0, state: change.state) }
         }
@@ -35,7 +35,7 @@ extension Dispatcher {
     }
 
     private func travel(_ step: HistoryStep) throws -> Bool {
-        guard phase == .idle, openGroup == nil else { throw DispatcherError.historyDuringDispatch }
+        guard hot.phase == .idle, hot.openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         try history.resolveNext(step)
         guard let entry = step == .undo ? history.popUndo() : history.popRedo() else { return false }
         let reverse = entry.swapped()
@@ -53,10 +53,10 @@ extension Dispatcher {
     /// Publishes the stores a step put back, then tells middleware and the commit observer; what
     /// subscribers dispatched meanwhile runs after, as follow-ups.
     private func publishStep(_ publish: () -> Void, then tell: () -> Void) {
-        phase = .notifying
-        if !isSilent { publish() }
+        hot.phase = .notifying
+        if !hot.isSilent { publish() }
         tell()
-        phase = .idle
-        if !followUps.isEmpty { drainFollowUps() }
+        hot.phase = .idle
+        if !hot.followUps.isEmpty { drainFollowUps() }
     }
 }

@@ -30,9 +30,12 @@ import Foundation
 /// field. Invariant: a dispatcher is used from one thread, and no access to one of them spans a call out
 /// (a handler, a subscriber, a middleware hook, a Lua callback): each is read or written in one statement,
 /// registrations and follow-ups dropped are released after the access, and a call that may re-enter the
-/// dispatcher (`waitFor`, a follow-up) reads them afresh. Broken, `LuaTortureSpec` (callbacks that
-/// dispatch, cancel, redefine and collect at every point of a dispatch) and `SubscriberLifetimeSpec` fail
-/// under FLUX_GC_TORTURE=1.
+/// dispatcher (`waitFor`, a follow-up) reads them afresh. The registration running now (`hot.running`)
+/// and the one each pending registration interrupted (`marks.waitingOne`) are unretained: each names a
+/// registration whose `invoke` is on the stack, whose caller holds it (a route, `lastRouteOnly` read
+/// into a local, a look-up), and `invoke` puts both back before it returns or throws. Broken,
+/// `LuaTortureSpec` (callbacks that dispatch, cancel, redefine and collect at every point of a dispatch;
+/// stores that wait for each other) and `SubscriberLifetimeSpec` fail under FLUX_GC_TORTURE=1.
 public final class Dispatcher {
     /// Every action name stores answer to, and how to build each from a payload.
     public var registry = ActionRegistry()
@@ -86,22 +89,11 @@ public final class Dispatcher {
         struct Marks {
             var handledGeneration = 0
             var pending = false
-            var waitingOne: Registration?
+            /// Unretained: the `invoke` that set it holds that registration until it clears it.
+            var waitingOne: Unmanaged<Registration>?
         }
 
         @exclusivity(unchecked) var marks = Marks()
-        var handledGeneration: Int {
-            @inline(__always) get { marks.handledGeneration }
-            @inline(__always) set { marks.handledGeneration = newValue }
-        }
-        var pending: Bool {
-            @inline(__always) get { marks.pending }
-            @inline(__always) set { marks.pending = newValue }
-        }
-        var waitingOne: Registration? {
-            @inline(__always) get { marks.waitingOne }
-            @inline(__always) set { marks.waitingOne = newValue }
-        }
         /// For a derived target: the registrations it is derived from (``Dispatcher/derive(_:from:)``).
         var sources: [Registration] = []
         /// The derived registrations that recompute when this one changes.
@@ -119,32 +111,39 @@ public final class Dispatcher {
         }
     }
 
-    /// The fields every dispatch reads and writes, in one struct behind one property: see each one's
-    /// accessor below for what it holds.
+    /// The fields every dispatch reads and writes, in one struct behind one property.
     struct Hot {
         var phase = Phase.idle
+        /// Goes up by one each action: a registration marked with it has handled the action.
         var generation = 0
+        /// How many registered targets are derived: none, and a dispatch skips the derived pass at once.
         var derivedCount = 0
+        /// The action being handled: it lives in `perform`'s frame, so it is not copied.
         var currentAction: UnsafePointer<any Action>?
-        var running: Registration?
+        /// The registration whose handler runs now: unretained, as the `invoke` running it holds it.
+        var running: Unmanaged<Registration>?
+        /// The registrations the current action touched: the first `touchedCount` of `touched`, whose
+        /// slots are reused from action to action (emptying and refilling an array costs more).
         var touched = Route()
         var touchedCount = 0
+        /// Actions subscribers dispatched, to run after the current one.
         var followUps = Deque<FollowUp>()
+        /// Whether ``silently(_:)`` runs: no store publishes until it ends.
         var isSilent = false
+        /// The group open now, if any.
         var openGroup: OpenGroup?
+        /// The name of the action routed last, and its route; its one registration when it holds one
+        /// (most actions have one store): the dispatch then reaches it without retaining the route.
         var lastRouteName = ""
         var lastRoute = Route()
         var lastRouteOnly: Registration?
+        /// Registrations unregistered during a dispatch, kept until it ends.
         var retired: [Registration] = []
         var commitObserver: (any CommitObserver)?
     }
 
     @exclusivity(unchecked) var hot = Hot()
 
-    var phase: Phase {
-        @inline(__always) get { hot.phase }
-        @inline(__always) set { hot.phase = newValue }
-    }
     var registrations: [Registration] = []
     var registrationsByID: [Int: Registration] = [:]
     /// The first registration of each name (stores' names are unique; callbacks may share one), and the
@@ -155,73 +154,14 @@ public final class Dispatcher {
     // One unregistered during a dispatch is kept in `retired` until the dispatch ends.
     typealias Route = ContiguousArray<Registration>
     private var routes: [String: Route] = [:]
-    /// The name of the action routed last, and its route.
-    private var lastRouteName: String {
-        @inline(__always) get { hot.lastRouteName }
-        @inline(__always) set { hot.lastRouteName = newValue }
-    }
-    private var lastRoute: Route {
-        @inline(__always) get { hot.lastRoute }
-        @inline(__always) set { hot.lastRoute = newValue }
-    }
-    /// The one registration on `lastRoute`, when it holds one (most actions have one store): the
-    /// dispatch then reaches it without retaining and releasing the route.
-    private var lastRouteOnly: Registration? {
-        @inline(__always) get { hot.lastRouteOnly }
-        @inline(__always) set { hot.lastRouteOnly = newValue }
-    }
-    /// Registrations unregistered during a dispatch, kept until it ends.
-    var retired: [Registration] {
-        @inline(__always) get { hot.retired }
-        @inline(__always) _modify { yield &hot.retired }
-    }
 
-    var generation: Int {
-        @inline(__always) get { hot.generation }
-        @inline(__always) set { hot.generation = newValue }
-    }
-    /// How many registered targets are derived: none, and a dispatch skips the derived pass at once.
-    var derivedCount: Int {
-        @inline(__always) get { hot.derivedCount }
-        @inline(__always) set { hot.derivedCount = newValue }
-    }
     /// Derived registrations whose sources were unregistered (``adoptOrphans(of:)``).
     var orphans: [Orphan] = []
-    /// The action being handled: it lives in `perform`'s frame, so it is not copied.
-    var currentAction: UnsafePointer<any Action>? {
-        @inline(__always) get { hot.currentAction }
-        @inline(__always) set { hot.currentAction = newValue }
-    }
-    /// The registration whose handler runs now.
-    var running: Registration? {
-        @inline(__always) get { hot.running }
-        @inline(__always) set { hot.running = newValue }
-    }
-    /// The registrations the current action touched: the first `touchedCount` of `touched`, whose
-    /// slots are reused from action to action (emptying and refilling an array costs more).
-    var touched: Route {
-        @inline(__always) get { hot.touched }
-        @inline(__always) _modify { yield &hot.touched }
-    }
-    var touchedCount: Int {
-        @inline(__always) get { hot.touchedCount }
-        @inline(__always) set { hot.touchedCount = newValue }
-    }
-    /// Actions subscribers dispatched, to run after the current one.
-    var followUps: Deque<FollowUp> {
-        @inline(__always) get { hot.followUps }
-        @inline(__always) _modify { yield &hot.followUps }
-    }
     /// The group a subscriber opened: the actions it queues run later as one group.
     var queueingGroup: OpenGroup?
     var draining = false
     /// How many ``allOrNothing(_:)`` calls are running: nothing is settled (or saved) inside one.
     var allOrNothingDepth = 0
-    /// Whether ``silently(_:)`` runs: no store publishes until it ends.
-    var isSilent: Bool {
-        @inline(__always) get { hot.isSilent }
-        @inline(__always) set { hot.isSilent = newValue }
-    }
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
@@ -233,11 +173,6 @@ public final class Dispatcher {
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
     public var dropsFollowUps = false
-    /// The group open now, if any.
-    var openGroup: OpenGroup? {
-        @inline(__always) get { hot.openGroup }
-        @inline(__always) set { hot.openGroup = newValue }
-    }
     var nextGroupID = 1
 
     /// A dispatcher with no stores, keeping `historyLimit` undo steps.
@@ -303,7 +238,7 @@ public final class Dispatcher {
             }
         }
         registration.isRegistered = false
-        if phase != .idle { retired.append(registration) }
+        if hot.phase != .idle { hot.retired.append(registration) }
         if !registration.sources.isEmpty || !registration.dependents.isEmpty { forgetDerivation(of: registration) }
         for (name, route) in routes where route.contains(where: { $0 === registration }) {
             routes[name]?.removeAll { $0 === registration }
@@ -370,19 +305,19 @@ public final class Dispatcher {
     // MARK: Dispatch
 
     /// Whether stores are handling an action right now.
-    public var isDispatching: Bool { phase == .handling }
+    public var isDispatching: Bool { hot.phase == .handling }
 
     /// Whether no group is open and no follow-up is queued: what has been dispatched is complete, so a
     /// session saving now saves no half of a group or an action without its follow-ups.
-    public var isSettled: Bool { openGroup == nil && followUps.isEmpty && allOrNothingDepth == 0 }
+    public var isSettled: Bool { hot.openGroup == nil && hot.followUps.isEmpty && allOrNothingDepth == 0 }
 
     /// Whether nothing is being dispatched, published or queued and no group is open: work that must run
     /// outside a dispatch (a `flux.on` listener) can run now.
-    public var isIdle: Bool { phase == .idle && isSettled }
+    public var isIdle: Bool { hot.phase == .idle && isSettled }
 
     /// The label and number of the undo group open now, if any (the action log records it).
     public var currentGroup: (id: Int, label: String)? {
-        openGroup.map { ($0.id, $0.label) }
+        hot.openGroup.map { ($0.id, $0.label) }
     }
 
     /// Sends `action` to every store that handles it, then notifies subscribers of the stores that changed.
@@ -390,14 +325,14 @@ public final class Dispatcher {
     /// Called from a subscriber, the action is queued and runs after the current one.
     /// - Throws: ``DispatcherError``; on any error no store has changed.
     public func dispatch(_ action: any Action) throws {
-        switch phase {
+        switch hot.phase {
         case .handling:
-            throw DispatcherError.dispatchInsideHandler(action: action.name, current: currentAction?.pointee.name ?? "?")
+            throw DispatcherError.dispatchInsideHandler(action: action.name, current: hot.currentAction?.pointee.name ?? "?")
         case .notifying:
-            if !dropsFollowUps { followUps.append(FollowUp(action: action, group: queueingGroup)) }
+            if !dropsFollowUps { hot.followUps.append(FollowUp(action: action, group: queueingGroup)) }
         case .idle:
             try perform(action)
-            if !followUps.isEmpty { drainFollowUps() }
+            if !hot.followUps.isEmpty { drainFollowUps() }
         }
     }
 
@@ -406,59 +341,102 @@ public final class Dispatcher {
     /// - Throws: ``DispatcherError/waitForOutsideDispatch``, ``DispatcherError/unknownToken(_:)``,
     ///   ``DispatcherError/waitForCycle(stores:)``, or the error of a store it ran.
     public func waitFor(_ tokens: [DispatchToken]) throws {
-        guard phase == .handling, let action = currentAction else {
+        guard hot.phase == .handling, let action = hot.currentAction else {
             throw DispatcherError.waitForOutsideDispatch
         }
         for token in tokens {
             guard let registration = registrationsByID[token.id] else {
                 throw DispatcherError.unknownToken(token)
             }
-            if registration.pending { throw DispatcherError.waitForCycle(stores: cycle(to: registration)) }
+            if registration.marks.pending { throw DispatcherError.waitForCycle(stores: cycle(to: registration)) }
             let name = action.pointee.name
             if !registration.sources.isEmpty {
                 try bringUpToDate(registration, action.pointee, name)
                 continue
             }
-            guard registration.handledGeneration != generation, registration.target.handles(name) else { continue }
+            guard registration.marks.handledGeneration != hot.generation, registration.target.handles(name) else { continue }
             try invoke(registration, action.pointee, name)
         }
     }
 
     func perform(_ action: any Action) throws {
-        phase = .handling
-        generation &+= 1
-        touchedCount = 0 // zero after every action already
+        hot.phase = .handling
+        hot.generation &+= 1
+        hot.touchedCount = 0 // zero after every action already
         defer { if !hot.retired.isEmpty { dropRetired() } }
         let name = action.name
+        if middleware.isEmpty, name == hot.lastRouteName, let only = hot.lastRouteOnly {
+            return try perform(action, name, only: only)
+        }
         do {
             try withUnsafePointer(to: action) { action in
-                currentAction = action
-                defer { currentAction = nil }
+                hot.currentAction = action
+                defer { hot.currentAction = nil }
                 try handle(action.pointee, name)
-                if derivedCount != 0 { try recomputeDerived(action.pointee, name) }
+                if hot.derivedCount != 0 { try recomputeDerived(action.pointee, name) }
             }
         } catch {
-            rollBackTouched()
-            phase = .idle
-            for hook in middleware { hook.didFail(action, error: error, in: self) }
+            rollBack(action, error)
             throw error
         }
         keepChanges(action, name)
+        publishTouched()
+        finish(action)
+    }
 
-        phase = .notifying
-        if !isSilent {
-            for index in 0 ..< touchedCount {
-                let registration = hot.touched[index]
-                registration.lane.publish(registration.object)
+    /// ``perform(_:)`` for the usual action: one store on its route, the one the same action reached last,
+    /// and no middleware to run first. Its registration, read once, is handed down borrowed to be handled,
+    /// committed and published (read from the touched list at each step, it would be retained at each).
+    private func perform(_ action: any Action, _ name: String, only: Registration) throws {
+        do {
+            try withUnsafePointer(to: action) { action in
+                hot.currentAction = action
+                defer { hot.currentAction = nil }
+                try invoke(only, action.pointee, name)
+                if hot.derivedCount != 0 { try recomputeDerived(action.pointee, name) }
             }
+        } catch {
+            rollBack(action, error)
+            throw error
         }
+        // `only` was touched first: when it is the one touched, it is the whole step.
+        if hot.touchedCount == 1, hot.openGroup == nil {
+            keepOnlyChange(only, action, name)
+            hot.phase = .notifying
+            if hot.touchedCount == 1, !hot.isSilent { only.lane.publish(only.object) }
+        } else {
+            keepChanges(action, name)
+            publishTouched()
+        }
+        finish(action)
+    }
+
+    /// Puts back every target the failed `action` touched and tells the middleware.
+    private func rollBack(_ action: any Action, _ error: any Error) {
+        rollBackTouched()
+        hot.phase = .idle
+        for hook in middleware { hook.didFail(action, error: error, in: self) }
+    }
+
+    /// Publishes the targets the action changed (those `keepChanges` left in `touched`).
+    private func publishTouched() {
+        hot.phase = .notifying
+        guard !hot.isSilent else { return }
+        for index in 0 ..< hot.touchedCount {
+            let registration = hot.touched[index]
+            registration.lane.publish(registration.object)
+        }
+    }
+
+    /// Tells the middleware and the commit observer of the committed `action`, and ends the dispatch.
+    private func finish(_ action: any Action) {
         if !middleware.isEmpty {
-            let names = hot.touched[..<touchedCount].map { $0.target.name }
+            let names = hot.touched[..<hot.touchedCount].map { $0.target.name }
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
         if let commitObserver { commitObserver.didCommit(action, in: self) }
-        touchedCount = 0
-        phase = .idle
+        hot.touchedCount = 0
+        hot.phase = .idle
     }
 
     /// Lets go of the registrations unregistered during the dispatch, after the access to `hot` ends.
@@ -480,33 +458,33 @@ public final class Dispatcher {
                 }
             }
         }
-        if name == lastRouteName, let only = lastRouteOnly {
-            if only.handledGeneration != generation { try invoke(only, action, name) }
+        if name == hot.lastRouteName, let only = hot.lastRouteOnly {
+            if only.marks.handledGeneration != hot.generation { try invoke(only, action, name) }
             return
         }
         let route = self.route(name)
-        for registration in route where registration.handledGeneration != generation {
+        for registration in route where registration.marks.handledGeneration != hot.generation {
             try invoke(registration, action, name)
         }
     }
 
     func invoke(_ registration: Registration, _ action: any Action, _ name: String) throws {
-        registration.pending = true
-        registration.waitingOne = running
-        running = registration
+        registration.marks.pending = true
+        registration.marks.waitingOne = hot.running
+        hot.running = Unmanaged.passUnretained(registration)
         defer {
-            registration.pending = false
-            running = registration.waitingOne
-            registration.waitingOne = nil
+            registration.marks.pending = false
+            hot.running = registration.marks.waitingOne
+            registration.marks.waitingOne = nil
         }
         if hot.touchedCount < hot.touched.count {
             // A dispatch loop touches the same store action after action: a slot already holding it is
             // not written again (a write checks that the list is not shared).
             if hot.touched[hot.touchedCount] !== registration { hot.touched[hot.touchedCount] = registration }
         } else {
-            touched.append(registration)
+            hot.touched.append(registration)
         }
-        touchedCount += 1
+        hot.touchedCount += 1
         do {
             try registration.lane.handle(registration.object, action, name, self)
         } catch let error as DispatcherError {
@@ -515,24 +493,24 @@ public final class Dispatcher {
         } catch {
             throw DispatcherError.storeFailed(store: registration.target.name, action: action.name, underlying: error)
         }
-        registration.handledGeneration = generation
+        registration.marks.handledGeneration = hot.generation
     }
 
     /// The names of the stores from `registration` (pending) to the one running now, which waits for it
     /// again, with `registration` repeated at the end.
     func cycle(to registration: Registration) -> [String] {
         var names = [registration.target.name]
-        var next = running
+        var next = hot.running?.takeUnretainedValue()
         while let waiting = next, waiting !== registration {
             names.append(waiting.target.name)
-            next = waiting.waitingOne
+            next = waiting.marks.waitingOne?.takeUnretainedValue()
         }
         return [registration.target.name] + names.dropFirst().reversed() + [registration.target.name]
     }
 
     func route(_ name: String) -> Route {
         // Most dispatch loops repeat one action; comparing names is cheaper than hashing one.
-        if name == lastRouteName { return lastRoute }
+        if name == hot.lastRouteName { return hot.lastRoute }
         let route: Route
         if let cached = routes[name] {
             route = cached

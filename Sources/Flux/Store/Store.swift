@@ -241,7 +241,7 @@ open class Store<State: Encodable>: StoreProtocol, StoreLaneProviding {
     /// borrowed, and those are let go.
     @usableFromInline
     final func setHandler(_ handler: @escaping Handler<any Action>, for name: String) {
-        if dispatcher.phase == .idle {
+        if dispatcher.hot.phase == .idle {
             if !replacedHandlers.isEmpty { replacedHandlers.removeAll() }
         } else if let replaced = handlers[name] {
             replacedHandlers.append(replaced)

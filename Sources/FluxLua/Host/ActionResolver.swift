@@ -24,7 +24,19 @@ final class ActionResolver {
     private let dispatcher: Dispatcher
     /// Each name resolved so far → its id; `flux.dispatch` looks a name up here in C.
     let names: LuaRef
+    /// By id. Changed only through ``changeEntries(_:)``, so that no access to it spans a call.
     private var entries: [Entry] = []
+
+    /// Changes `entries` swapped out into a local and back: the accesses to the list are two moves,
+    /// and what the change allocates or releases happens between them. With no access that may nest
+    /// another, the compiler leaves out the list's run-time exclusivity check, which every
+    /// `flux.dispatch` would pay for reading it.
+    private func changeEntries<T>(_ change: (inout [Entry]) throws -> T) rethrows -> T {
+        var list: [Entry] = []
+        swap(&list, &entries)
+        defer { swap(&list, &entries) }
+        return try change(&list)
+    }
 
     init(dispatcher: Dispatcher, stack: LuaStack) {
         self.dispatcher = dispatcher
@@ -56,8 +68,10 @@ final class ActionResolver {
             lua.pop()
             throw ActionError.unknownAction(lua.string(at: index) ?? "?", among: dispatcher.registry.names)
         }
-        let id = entries.count
-        entries.append(Entry(name: name))
+        let id = changeEntries { entries in
+            entries.append(Entry(name: name))
+            return entries.count - 1
+        }
         lua.pushCopy(of: index)                 // [.., names, name]
         lua.push(id)                            // [.., names, name, id]
         lua.rawSet(in: -3)                      // [.., names]
@@ -84,7 +98,7 @@ final class ActionResolver {
     private func prepare(_ id: Int) throws -> PreparedAction {
         guard entries.indices.contains(id) else { throw ActionError.unknownAction("#\(id)") }
         let prepared = try PreparedAction(dispatcher.registry.decode(entries[id].name, json: nil))
-        entries[id].withoutPayload = prepared
+        changeEntries { $0[id].withoutPayload = prepared }
         return prepared
     }
 
@@ -106,6 +120,8 @@ final class ActionResolver {
 
     /// Forgets the decoded payload-less actions: the registry changed what a name builds.
     func registryChanged() {
-        for index in entries.indices { entries[index].withoutPayload = nil }
+        changeEntries { entries in
+            for index in entries.indices { entries[index].withoutPayload = nil }
+        }
     }
 }

@@ -222,6 +222,9 @@ public final class FluxHost {
 
     /// Reports an error raised by `callback` (any text that tells callbacks apart) of `source`: in full,
     /// headed by `heading`, the first time since the last ``flushErrors()``, else only counted.
+    /// Out of line: inlined into a loop that calls Lua (telling subscribers), its read of ``report`` would
+    /// be hoisted out of the loop, a run-time checked access on every change whether or not one fails.
+    @inline(never)
     func report(_ error: any Error, heading: String, source: String, callback: String) {
         let message = Self.message(of: error)
         let place = ErrorThrottle.place(message: message, traceback: (error as? LuaError)?.traceback)

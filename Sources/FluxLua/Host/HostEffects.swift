@@ -14,8 +14,11 @@ final class HostEffects {
 
     let runtime: Effects
     var listeners: [Listener] = []
-    /// Listener calls waiting for the dispatcher to be idle, in the order the actions settled.
-    var pending: [(listener: Listener, action: any Action)] = []
+    /// A listener call waiting for the dispatcher to be idle.
+    typealias Call = (listener: Listener, action: any Action)
+    /// Listener calls waiting for the dispatcher to be idle, in the order the actions settled. Changed only
+    /// by ``queue(_:)`` and ``next()``, so that no access to it spans a call.
+    private(set) var pending: [Call] = []
     var runningListeners = false
     /// The subscription to the dispatcher's settled commits, made with the first listener.
     var commitSubscription: Int?
@@ -28,6 +31,27 @@ final class HostEffects {
 
     init(runtime: Effects) {
         self.runtime = runtime
+    }
+
+    /// Queues `call`. The list is swapped out into a local, changed there and swapped back: the accesses
+    /// to it are moves, and what the change allocates or releases happens between them. With no access
+    /// that may nest another, the compiler leaves out the list's run-time exclusivity check, which every
+    /// `flux.dispatch` would pay for asking whether a listener waits.
+    func queue(_ call: Call) {
+        var list: [Call] = []
+        swap(&list, &pending)
+        list.append(call)
+        swap(&list, &pending)
+    }
+
+    /// Takes the first call waiting, if any (as ``queue(_:)`` changes the list).
+    func next() -> Call? {
+        guard !pending.isEmpty else { return nil }
+        var list: [Call] = []
+        swap(&list, &pending)
+        let first = list.removeFirst()
+        swap(&list, &pending)
+        return first
     }
 }
 

@@ -56,9 +56,10 @@ final class LuaSubscribers {
         if flux_preparenotify(lua.state, table.id) == 0 { try lua.ensureSpace(FLUX_NOTIFY_SPACE) } // its error
     }
 
-    /// [base: .., handler, table, .., view] -> [base: ..]. Calls the members `from` to `to` (pair numbers)
-    /// with the view; each failure goes to `failed` with the member that failed, and the rest still run.
-    func tell(from: Int, to: Int, above base: Int32, on lua: LuaStack, failed: (LuaError, LuaSubscription) -> Void) {
+    /// [base: .., handler, table, .., view] -> [base: ..]. Calls the members `from` to `to` (pair numbers;
+    /// nil: every member now, counted in C, so a change told to all reads no Swift list) with the view; each
+    /// failure goes to `failed` with the member that failed, and the rest still run.
+    func tell(from: Int, to: Int?, above base: Int32, on lua: LuaStack, failed: (LuaError, LuaSubscription) -> Void) {
         defer { lua.top = base }
         notifying += 1
         defer {
@@ -66,14 +67,22 @@ final class LuaSubscribers {
             if notifying == 0, cancelled > 0 { tidy() }
         }
         var next = from
-        while next <= to {
+        var last = Int32(to ?? -1)
+        while last < 0 || next <= last {
             var status: Int32 = LUA_OK
             var stop: Int32 = 0
-            let pair = Int(flux_notify(lua.state, base + 1, Int32(next), Int32(to), &status, &stop))
+            let pair = Int(flux_notify(lua.state, base + 1, Int32(next), &last, &status, &stop))
             guard pair > 0 else { return }
-            failed(LuaError(status: status, stop: stop, popping: lua), members[pair - 1])
+            failed(LuaError(status: status, stop: stop, popping: lua), member(pair))
             next = pair + 1
         }
+    }
+
+    /// The member of pair `pair`, for a failure: out of line, so that telling a change reads `members`
+    /// only when a subscriber fails.
+    @inline(never)
+    private func member(_ pair: Int) -> LuaSubscription {
+        members[pair - 1]
     }
 
     /// The main thread's stack, or nil once the VM is closed.

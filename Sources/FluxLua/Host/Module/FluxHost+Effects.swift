@@ -215,7 +215,7 @@ extension FluxHost {
         guard !commit.isReplay, let action = commit.action else { return }
         let name = action.name
         for listener in effectsState.listeners where listener.effect.isActive && listener.pattern.matches(name) {
-            effectsState.pending.append((listener, action))
+            effectsState.queue((listener, action))
         }
         if !effectsState.pending.isEmpty, !effectsState.drainScheduled {
             effectsState.drainScheduled = true
@@ -231,8 +231,8 @@ extension FluxHost {
         guard !effectsState.runningListeners, dispatcher.isIdle, !dispatcher.dropsFollowUps else { return }
         effectsState.runningListeners = true
         defer { effectsState.runningListeners = false }
-        while !effectsState.pending.isEmpty {
-            let (listener, action) = effectsState.pending.removeFirst()
+        while let call = effectsState.next() {
+            let (listener, action) = call
             guard listener.effect.isActive else { continue }
             let source = "flux.on('\(listener.pattern)') listener of \(listener.owner.effectOwner)"
             runEffectCallback(listener.function, owner: listener.owner, source: source, drain: false) { [self] lua in

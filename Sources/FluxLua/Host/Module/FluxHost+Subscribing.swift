@@ -42,8 +42,11 @@ extension FluxHost {
             host.storeSubscribers[id] = nil
         }
         if let store = store as? LuaStore {
-            subscribers.observer = store.subscribeTable { [weak store] table in
-                guard subscribers.isListening, let host = reference.host, let store else { return } // the first call is the subscriber's own
+            // The store held, not weakly: only the store calls this, and it holds the observer until the
+            // observer is cancelled, as the list's cancelling `observer` holds the store (a weak reference
+            // would give the store a side table, and make every retain and release of it slow).
+            subscribers.observer = store.subscribeTable { table in
+                guard subscribers.isListening, let host = reference.host else { return } // the first call is the subscriber's own
                 host.tell(subscribers, on: host.activeStack) { store.pushView(of: table, onPrepared: $0) }
             }
         } else {
@@ -77,7 +80,7 @@ extension FluxHost {
             return report(error, heading: "error in subscriber of '\(name)'", source: "subscriber of '\(name)'",
                           callback: "subscribers of '\(name)'")
         }
-        subscribers.tell(from: from, to: to ?? subscribers.members.count, above: base, on: lua) { error, member in
+        subscribers.tell(from: from, to: to, above: base, on: lua) { error, member in
             let name = subscribers.storeName
             report(error, heading: "error in subscriber of '\(name)'", source: "subscriber of '\(name)'",
                    callback: "subscription \(member.number)")
