@@ -38,6 +38,7 @@ enum LuaStateText {
         defer { if cache != nil { lua.pop(2) } }
         try writer.write(at: index, on: lua)
         writer.flush()
+        cache?.keep(placesOf: store, only: writer.places)
         return writer.pieces
     }
 
@@ -124,6 +125,8 @@ enum LuaStateText {
         var large: LuaStateTextCache?
         /// The store whose state this is.
         var store = ""
+        /// The places of the store's state written as large tables this time.
+        var places: Set<String> = []
 
         init(left: Int) {
             self.left = left
@@ -288,6 +291,7 @@ enum LuaStateText {
             }
             let entries = LuaRef(popping: lua)
             cache.large[place] = .init(table: lua.ref(at: index), kv: entries, count: marks.count, runs: runs, values: leftBefore - left)
+            places.insert(place)
         }
 
         /// Whether the values at two slots are written the same: the same value, of the same subtype
@@ -318,6 +322,7 @@ enum LuaStateText {
                 for run in last.runs { pieces += run.pieces }
                 text.append(UInt8(ascii: "]"))
                 cache.large[place] = last
+                places.insert(place)
                 return true
             }
             let entries = last.kv
@@ -385,6 +390,7 @@ enum LuaStateText {
             }
             text.append(UInt8(ascii: "]"))
             cache.large[place] = .init(table: lua.ref(at: index), kv: entries, count: position, runs: runs, values: leftBefore - left)
+            places.insert(place)
             return true
         }
 

@@ -115,6 +115,20 @@ final class LuaStateTextCache {
         written.last { StatePiece.sameText($0.text, text) }?.pieces
     }
 
+    /// Forgets the large tables of `store` at places other than `places` (where its state no longer
+    /// holds one), so that the cache holds at most the large tables of the states last written.
+    func keep(placesOf store: String, only places: Set<String>) {
+        guard large.count > places.count else { return }
+        let prefix = Self.key(store: store, path: "")
+        large = large.filter { !$0.key.hasPrefix(prefix) || places.contains($0.key) }
+    }
+
+    /// Forgets the large tables of the stores `isGone` says are gone (unloaded, redefined away).
+    func forgetStores(where isGone: (String) -> Bool) {
+        guard !large.isEmpty else { return }
+        large = large.filter { !isGone(String($0.key.prefix { $0 != "\u{0}" })) }
+    }
+
     /// The key of a place in a store's state.
     static func key(store: String, path: String) -> String { store + "\u{0}" + path }
 }

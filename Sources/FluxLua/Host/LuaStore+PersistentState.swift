@@ -37,6 +37,7 @@ extension LuaStore: PiecewiseState {
         let cache = try textCache(host, on: lua)
         if let text = cache.readText(of: -1, on: lua) { return text }
         let pieces = try LuaStateText.encodePieces(at: -1, on: lua, cache: cache, store: name)
+        cache.forgetStores { host.dispatcher.store(named: $0) == nil }
         let text = StatePiece.joined(pieces)
         cache.remember(written: text, pieces: pieces)
         return text
