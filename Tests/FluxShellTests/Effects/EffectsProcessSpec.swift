@@ -52,15 +52,44 @@ struct EffectsProcessSpec {
     @Test("under kill -9 of the shell its child dies too (PR_SET_PDEATHSIG)")
     func killNine() throws {
         let marker = NSTemporaryDirectory() + "effects-pid-\(UUID().uuidString)"
+        // The child names its parent (the shell) and itself once it runs; the shell is killed only then,
+        // however slowly a loaded machine starts it.
         let path = try Self.script("""
-        local p = flux.spawn({'sleep', '60'})
-        local f = io.open('\(marker)', 'w'); f:write(p:pid()); f:close()
+        flux.spawn({'/bin/sh', '-c', 'echo $PPID $$ > \(marker).new && mv \(marker).new \(marker) && exec sleep 60'})
         """)
-        _ = try FluxshProcess.run(["run", path], killAfter: 1.0)
-        let pid = Int32(try String(contentsOfFile: marker, encoding: .utf8)) ?? 0
-        #expect(pid > 0)
-        usleep(200_000)
-        #expect(!isRunning(pid))
+        let pids = Pids()
+        DispatchQueue.global().async {
+            for _ in 0 ..< 600 {
+                if let text = try? String(contentsOfFile: marker, encoding: .utf8) {
+                    let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
+                    if numbers.count == 2 {
+                        pids.set(shell: numbers[0], child: numbers[1])
+                        kill(numbers[0], SIGKILL)
+                        return
+                    }
+                }
+                usleep(50_000)
+            }
+        }
+        let result = try FluxshProcess.run(["run", path], killAfter: 40)
+        let (shell, child) = pids.get()
+        #expect(shell > 0 && child > 0, "the child never started: \(result.errors)")
+        #expect(result.status == 128 + SIGKILL || result.status == -SIGKILL || result.status == SIGKILL)
+        var alive = isRunning(child)
+        for _ in 0 ..< 40 where alive {
+            usleep(50_000)
+            alive = isRunning(child)
+        }
+        #expect(!alive)
+        if alive { kill(child, SIGKILL) }
+    }
+
+    /// The shell's and its child's process numbers, as the watching thread found them.
+    private final class Pids: @unchecked Sendable {
+        private let lock = NSLock()
+        private var shell: Int32 = 0, child: Int32 = 0
+        func set(shell: Int32, child: Int32) { lock.withLock { (self.shell, self.child) = (shell, child) } }
+        func get() -> (Int32, Int32) { lock.withLock { (shell, child) } }
     }
 
     @Test("when the run ends, a process's whole group ends: its own children too (a process group)")
