@@ -25,7 +25,7 @@ import Foundation
 ///
 /// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the fields every dispatch
 /// reads and writes — the phase, the generation, the touched list, the route of the last action, the
-/// commit observer (together in `hot`), the middleware, and a registration's marks — are declared
+/// stream of settled commits (together in `hot`), the middleware, and a registration's marks — are declared
 /// without dynamic exclusivity checks; grouped, a dispatch pays for no check at all instead of one per
 /// field. Invariant: a dispatcher is used from one thread, and no access to one of them spans a call out
 /// (a handler, a subscriber, a middleware hook, a Lua callback): each is read or written in one statement,
@@ -43,11 +43,6 @@ public final class Dispatcher {
     public let history: History
     /// Hooks run around every dispatch, in order.
     @exclusivity(unchecked) public var middleware: [any Middleware] = []
-    /// Told of every committed action and step, after the middleware (one observer: a session's journal).
-    public var commitObserver: (any CommitObserver)? {
-        get { hot.commitObserver }
-        set { hot.commitObserver = newValue }
-    }
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
     /// loop (reported through ``onFollowUpError`` as ``DispatcherError/followUpsDidNotSettle(action:limit:)``).
     public var followUpLimit = 100_000
@@ -139,7 +134,9 @@ public final class Dispatcher {
         var lastRouteOnly: Registration?
         /// Registrations unregistered during a dispatch, kept until it ends.
         var retired: [Registration] = []
-        var commitObserver: (any CommitObserver)?
+        /// The stream of settled commits, once made (``SettledCommits/of(_:)``): told of every commit
+        /// before the middleware.
+        var commits: SettledCommits?
     }
 
     @exclusivity(unchecked) var hot = Hot()
@@ -428,16 +425,19 @@ public final class Dispatcher {
         }
     }
 
-    /// Tells the middleware and the commit observer of the committed `action`, and ends the dispatch.
+    /// Tells the stream of settled commits, then the middleware, of the committed `action`, and ends the dispatch.
     private func finish(_ action: any Action) {
+        if let commits = hot.commits { commits.didCommit(action, in: self) { changedNames } }
         if !middleware.isEmpty {
-            let names = hot.touched[..<hot.touchedCount].map { $0.target.name }
+            let names = changedNames
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
-        if let commitObserver { commitObserver.didCommit(action, in: self) }
         hot.touchedCount = 0
         hot.phase = .idle
     }
+
+    /// The names of the targets the action being finished changed.
+    private var changedNames: [String] { hot.touched[..<hot.touchedCount].map { $0.target.name } }
 
     /// Lets go of the registrations unregistered during the dispatch, after the access to `hot` ends.
     private func dropRetired() {
