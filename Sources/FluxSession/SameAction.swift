@@ -71,10 +71,14 @@ class SameAction {
         private func take<A: Action>(opened action: A) -> Outcome {
             guard A.self == E.self else { return .otherType }
             // Of type E, checked above: the cast is a copy, and cannot fail.
-            let value = action as! E
-            if value == last { return .same }
+            return keep(action as! E, in: &last) ? .same : .different
+        }
+
+        /// Whether `value` equals `last`; `last` becomes it when not. One access to `last`, not two.
+        private func keep(_ value: E, in last: inout E) -> Bool {
+            if value == last { return true }
             last = value
-            return .different
+            return false
         }
     }
 }

@@ -24,10 +24,10 @@ import Foundation
 /// follow-up queue (`Dispatcher+FollowUps`) and travel through the history (`Dispatcher+Undo`).
 ///
 /// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the fields every dispatch
-/// reads and writes — the phase, the generation, the touched list, the route of the last action, the
-/// stream of settled commits (together in `hot`), the middleware, and a registration's marks — are declared
-/// without dynamic exclusivity checks; grouped, a dispatch pays for no check at all instead of one per
-/// field. Invariant: a dispatcher is used from one thread, and no access to one of them spans a call out
+/// reads and writes — the phase, the generation, the touched list, the route of the last action, where
+/// the action comes from, the stream of settled commits (together in `hot`), the middleware, and a
+/// registration's marks — are declared without dynamic exclusivity checks; grouped, a dispatch pays
+/// for no check at all instead of one per field. Invariant: a dispatcher is used from one thread, and no access to one of them spans a call out
 /// (a handler, a subscriber, a middleware hook, a Lua callback): each is read or written in one statement,
 /// registrations and follow-ups dropped are released after the access, and a call that may re-enter the
 /// dispatcher (`waitFor`, a follow-up) reads them afresh. The registration running now (`hot.running`)
@@ -134,6 +134,10 @@ public final class Dispatcher {
         var lastRouteOnly: Registration?
         /// Registrations unregistered during a dispatch, kept until it ends.
         var retired: [Registration] = []
+        /// ``isFollowUp``, ``isEffect`` and ``dropsFollowUps``: read for every commit the stream tells.
+        var isFollowUp = false
+        var isEffect = false
+        var dropsFollowUps = false
         /// The stream of settled commits, once made (``SettledCommits/of(_:)``): told of every commit
         /// before the middleware.
         var commits: SettledCommits?
@@ -162,14 +166,23 @@ public final class Dispatcher {
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
-    public internal(set) var isFollowUp = false
+    public internal(set) var isFollowUp: Bool {
+        get { hot.isFollowUp }
+        set { hot.isFollowUp = newValue }
+    }
     /// Whether the actions dispatched now come from an effect's callback (a timer, a process, a file watch,
     /// a `flux.on` listener): a log marks them, and a replay dispatches them in their places while starting
     /// no effect. The effects runtime sets it around each callback.
-    public var isEffect = false
+    public var isEffect: Bool {
+        get { hot.isEffect }
+        set { hot.isEffect = newValue }
+    }
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
-    public var dropsFollowUps = false
+    public var dropsFollowUps: Bool {
+        get { hot.dropsFollowUps }
+        set { hot.dropsFollowUps = newValue }
+    }
     var nextGroupID = 1
 
     /// A dispatcher with no stores, keeping `historyLimit` undo steps.

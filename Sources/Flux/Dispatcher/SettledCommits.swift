@@ -270,9 +270,10 @@ public final class SettledCommits {
         }
     }
 
-    /// Tells the followers `commit` as it happens.
+    /// Tells the followers `commit` as it happens. One settled at once is never withdrawn: only the
+    /// others are counted.
     private func follow(_ commit: SettledCommit, settled: Bool) {
-        held.tellOne()
+        if !settled { held.tellOne() }
         for follower in followers { follower.body(commit, settled) }
     }
 

@@ -7,7 +7,8 @@
 /// may reach the stream again, and must not run inside a change of the queue.
 struct SettlingQueue<Item> {
     private var held: [Item] = []
-    /// How many commits were told as they happened, less those withdrawn since.
+    /// How many commits were told as they happened while they could still roll back (in a group, in
+    /// all-or-nothing work, with follow-ups queued), less those withdrawn since.
     private var told = 0
     /// Where each running all-or-nothing work began: the items held and the commits told then.
     private var marks: [(held: Int, told: Int)] = []
@@ -20,7 +21,7 @@ struct SettlingQueue<Item> {
         return true
     }
 
-    /// A commit was told as it happened.
+    /// A commit that may still roll back was told as it happened.
     mutating func tellOne() {
         told += 1
     }
