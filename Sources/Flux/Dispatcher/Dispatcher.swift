@@ -27,8 +27,9 @@ import Foundation
 /// reads and writes — the phase, the generation, the touched list, the route of the last action, where
 /// the action comes from, the stream of settled commits (together in `hot`), the middleware, and a
 /// registration's marks — are declared without dynamic exclusivity checks; grouped, a dispatch pays
-/// for no check at all instead of one per field. Invariant: a dispatcher is used from one thread, and no access to one of them spans a call out
-/// (a handler, a subscriber, a middleware hook, a Lua callback): each is read or written in one statement,
+/// for no check at all instead of one per field. Invariant: a dispatcher is used from one thread, and
+/// no access to one of them spans a call out (a handler, a subscriber, a middleware hook, a Lua
+/// callback): each is read or written in one statement,
 /// registrations and follow-ups dropped are released after the access, and a call that may re-enter the
 /// dispatcher (`waitFor`, a follow-up) reads them afresh. The registration running now (`hot.running`)
 /// and the one each pending registration interrupted (`marks.waitingOne`) are unretained: each names a
