@@ -1,27 +1,91 @@
 import Flux
 
-/// Whether two actions are the same action with the same payload, decided without encoding either:
-/// a type with no stored fields is equal to itself, an `Equatable` type is compared with `==`, and any
-/// other type is never taken for the same (each is journalled on its own).
-func sameAction(_ first: any Action, _ second: any Action) -> Bool {
-    guard type(of: first) == type(of: second) else { return false }
-    return sameness(of: first)(first, second)
-}
+/// The last action a journal run holds, kept as its own type, to tell whether the next one is the same
+/// action with the same payload — decided without encoding either: a type with no stored fields is
+/// equal to itself, an `Equatable` type is compared with `==`, and any other type is never taken for
+/// the same (each is journalled on its own).
+///
+/// Made once per type (the cast to `Equatable` is a search of the type's conformances), then asked
+/// for each action: the action is opened as its own type and compared with the last one held as that
+/// type, with no search and no cast through an existential.
+class SameAction {
+    /// What ``take(_:)`` found.
+    enum Outcome {
+        /// The same as the last action.
+        case same
+        /// Of the same type, not the same (it is now the last action).
+        case different
+        /// Of another type: a new ``SameAction`` holds it (``holding(_:)``).
+        case otherType
+    }
 
-/// How actions of `action`'s type are compared with ``sameAction(_:_:)``, given both are of that type:
-/// found once per type (the cast to `Equatable` is a search of the type's conformances), then called
-/// for each action of it.
-func sameness(of action: any Action) -> (any Action, any Action) -> Bool {
-    if hasNoFields(action) { return { _, _ in true } }
-    guard let equatable = action as? any Equatable else { return { _, _ in false } }
-    func comparing<E: Equatable>(_: E) -> (any Action, any Action) -> Bool {
-        { first, second in
-            // Both unwrapped, then `==` on E itself: comparing optionals would build their types' metadata at each call.
-            guard let first = first as? E, let second = second as? E else { return false }
-            return first == second
+    /// Compares `action` with the last one and keeps it as the last.
+    func take(_ action: any Action) -> Outcome { .otherType }
+
+    /// One holding `action`.
+    static func holding(_ action: any Action) -> SameAction {
+        if hasNoFields(action) { return Fieldless(action) }
+        guard let equatable = action as? any Equatable else { return Unequatable(action) }
+        func holding<E: Equatable>(_ value: E) -> SameAction { Compared(value) }
+        return holding(equatable)
+    }
+
+    /// Actions of a type without stored fields: every one is the same.
+    private final class Fieldless: SameAction {
+        let type: any Action.Type
+
+        init(_ action: any Action) {
+            type = Swift.type(of: action)
+        }
+
+        override func take(_ action: any Action) -> Outcome {
+            isOf(type, action) ? .same : .otherType
         }
     }
-    return comparing(equatable)
+
+    /// Actions of a type that cannot be compared: never the same.
+    private final class Unequatable: SameAction {
+        let type: any Action.Type
+
+        init(_ action: any Action) {
+            type = Swift.type(of: action)
+        }
+
+        override func take(_ action: any Action) -> Outcome {
+            isOf(type, action) ? .different : .otherType
+        }
+    }
+
+    /// Actions of an `Equatable` type `E`, the last one held as an `E`.
+    private final class Compared<E: Equatable>: SameAction {
+        var last: E
+
+        init(_ last: E) {
+            self.last = last
+        }
+
+        override func take(_ action: any Action) -> Outcome {
+            take(opened: action)
+        }
+
+        private func take<A: Action>(opened action: A) -> Outcome {
+            guard A.self == E.self else { return .otherType }
+            // Of type E, checked above: the cast is a copy, and cannot fail.
+            return keep(action as! E, in: &last) ? .same : .different
+        }
+
+        /// Whether `value` equals `last`; `last` becomes it when not. One access to `last`, not two.
+        private func keep(_ value: E, in last: inout E) -> Bool {
+            if value == last { return true }
+            last = value
+            return false
+        }
+    }
+}
+
+/// Whether `action` is of type `type` (opened, its type is at hand: no call to find it).
+private func isOf<A: Action>(_ type: any Action.Type, _: A) -> Bool {
+    A.self == type
 }
 
 /// Whether the action's type has no stored fields: every value of it is the same action.

@@ -18,7 +18,7 @@ extension Session {
             knownCode[store.name] = code.version
             pendingCode.append((journal.pendingCount, store.name, code.version, code.origin))
         }
-        if changed, dispatcher.commitObserver === journal { journal.snapshot() }
+        if changed, isJournalling { journal.snapshot() }
     }
 
     /// The latest version recorded of each store's code; a damaged row is said and left out (the next

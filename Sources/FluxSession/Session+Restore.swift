@@ -36,7 +36,7 @@ extension Session {
             if let store = target as? any StoreProtocol {
                 restoreState(of: store)
                 // A store defined while journalling: a goto from here on finds its state in a snapshot.
-                if dispatcher.commitObserver === journal { journal.snapshot() }
+                if isJournalling { journal.snapshot() }
             }
             restoreHistory()
         }

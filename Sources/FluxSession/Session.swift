@@ -76,6 +76,8 @@ public final class Session {
     private var lastStored: [String: (object: AnyObject, text: String)] = [:]
     /// The pieces of large texts.
     let chunks = SessionChunks()
+    /// The journal's subscription to the dispatcher's settled commits, while it journals.
+    var journalReading: Int?
     /// Writes the journal's rows at a save.
     lazy var journalRows = SessionJournalRows(table: "journal", key: "seq", keyedByEntries: true) { [weak self] name in
         self?.owners(ofAction: name) ?? ""
@@ -107,7 +109,7 @@ public final class Session {
         self.dispatcher = dispatcher
         self.clock = clock
         self.report = report
-        journal = SessionJournal(clock: clock)
+        journal = SessionJournal()
         var damage: [String] = []
         (firstNumber, nextNumber, lastSnapshot, knownCode) = try database.read { db in
             let (first, next, snapshot) = try Self.numbers(in: db, damage: &damage)
@@ -195,9 +197,11 @@ public final class Session {
     /// What a user can do about a database this fluxsh cannot use.
     private static let freshHint = "--fresh starts the session empty and keeps that file beside it"
 
-    /// Starts journalling what the dispatcher commits (after ``restore()``).
+    /// Starts journalling what the dispatcher commits (after ``restore()``): the journal reads the
+    /// dispatcher's ``SettledCommits`` as each commit happens, and the session's clock gives every
+    /// commit its time, so that the journal's lines and a recording's carry the same.
     public func attach() {
-        guard dispatcher.commitObserver !== journal else { return }
+        guard !isJournalling else { return }
         markHistorySaved()
         // A long line (a script, a loop) keeps the journal within its limit as it goes, not only once it ends.
         journal.onDeadline = { [weak self] in
@@ -208,7 +212,8 @@ public final class Session {
         journal.snapshotInterval = max(1, snapshotInterval)
         journal.takeSnapshot = { [weak self] in self?.snapshotStates(reusing: []) ?? [] }
         journal.spill = journalSpill()
-        dispatcher.commitObserver = journal
+        SettledCommits.of(dispatcher).clock = clock
+        isJournalling = true
         noteCodeVersions()
         if lastSnapshot == nil {
             journal.snapshot()
@@ -229,7 +234,7 @@ public final class Session {
             report("session '\(name)': what was done since the last save (\(journal.pendingCount) actions and steps) "
                 + "could not be saved, and is lost")
         }
-        if dispatcher.commitObserver === journal { dispatcher.commitObserver = nil }
+        isJournalling = false
     }
 
     /// Writes what was committed since the last save, in one transaction — with the snapshots taken

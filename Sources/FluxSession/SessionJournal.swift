@@ -3,18 +3,34 @@ import Flux
 /// Collects what the dispatcher commits between two saves of a session: the journal's new rows, and
 /// the names of the actions they hold (the stores that handle them are saved again).
 ///
+/// A reader of the dispatcher's ``SettledCommits`` told each commit as it happens
+/// (``SettledCommits/subscribe(asCommitted:withdrawn:)``), not once it settles: a replay of a million
+/// lines is written as it goes (runs past ``SessionJournalSpill/threshold`` go to the spill), and a
+/// snapshot is taken at its place inside a group or a replay. What a rollback takes back the stream
+/// says (``withdraw(_:)``): the journal keeps no rollback bookkeeping of its own.
+///
 /// Runs of identical actions in a row are counted, not stored one by one: a loop dispatching the same
 /// action costs a comparison and an increment per action here, and one journal row per save.
 ///
 /// What changes at each action lives in one value (``Pending``), changed by one mutating call per
 /// action: the class's properties are each an access the runtime checks for exclusivity, and a
 /// dispatch crosses a handful of them, not one per field.
-final class SessionJournal: CommitObserver {
+final class SessionJournal {
     /// A run of identical actions (or one step), waiting to be saved.
     struct Run {
         var entry: ActionLogEntry
         var count: Int
         var lastTime: Double
+    }
+
+    /// What an action journalled makes due.
+    struct Due {
+        /// The runs in memory reached ``SessionJournalSpill/threshold`` while nothing can be saved.
+        var spill = false
+        /// ``snapshotInterval`` entries since the last snapshot.
+        var snapshot = false
+        /// The save's deadline passed and everything told so far has settled.
+        var deadline = false
     }
 
     /// Everything an action changes here, in one value.
@@ -31,43 +47,38 @@ final class SessionJournal: CommitObserver {
         var snapshotInterval = Int.max
         /// Entries journalled since the last snapshot.
         var sinceSnapshot = 0
-        var lastAction: (any Action)?
-        var lastType: (any Action.Type)?
-        /// How actions of `lastType` are compared (``sameness(of:)``), kept while runs of that type follow.
-        var lastSameness: (any Action, any Action) -> Bool = { _, _ in false }
+        /// The last run's action, to compare the next one with.
+        var last: SameAction?
         /// The name of the last run's action, already in `actionNames`.
         var lastName = ""
         var lastGroupID: Int?
-        var lastIsFollowUp = false
-        var lastIsEffect = false
-        /// Runs before this index are not continued: a step, or a rewind, came after them.
+        var lastOrigin = SettledCommit.Origin.direct
+        /// Runs before this index are not continued: a step, or a withdrawal, came after them.
         var runsBefore = 0
 
-        /// Journals `action`; returns whether a snapshot is due and whether the save's deadline passed.
-        mutating func commit(_ action: any Action, now: Double, group: (id: Int, label: String)?, isFollowUp: Bool,
-                             isEffect: Bool) -> (snapshot: Bool, deadline: Bool) {
-            if runs.count > runsBefore, lastGroupID == group?.id, lastIsFollowUp == isFollowUp, lastIsEffect == isEffect,
-               type(of: action) == lastType, lastSameness(lastAction!, action) {
+        /// Journals `action` (`settled`: nothing told so far can be withdrawn any more); returns what is due.
+        mutating func commit(_ action: any Action, now: Double, group: (id: Int, label: String)?, origin: SettledCommit.Origin,
+                             settled: Bool) -> Due {
+            let outcome = last?.take(action) ?? .otherType
+            if outcome == .same, runs.count > runsBefore, lastGroupID == group?.id, lastOrigin == origin {
                 runs[runs.count - 1].count += 1
                 runs[runs.count - 1].lastTime = now
             } else {
-                var entry = ActionLogEntry(action: action, time: now, group: group, isFollowUp: isFollowUp)
-                entry.isEffect = isEffect
+                var entry = ActionLogEntry(action: action, time: now, group: group, isFollowUp: origin == .followUp)
+                entry.isEffect = origin == .effect
                 runs.append(Run(entry: entry, count: 1, lastTime: now))
                 let name = action.name
                 if name != lastName {
                     actionNames.insert(name)
                     lastName = name
                 }
-                if type(of: action) != lastType { lastSameness = sameness(of: action) }
-                lastAction = action
-                lastType = type(of: action)
+                if outcome == .otherType { last = SameAction.holding(action) }
                 lastGroupID = group?.id
-                lastIsFollowUp = isFollowUp
-                lastIsEffect = isEffect
+                lastOrigin = origin
             }
             sinceSnapshot += 1
-            return (sinceSnapshot >= snapshotInterval, now >= deadline)
+            return Due(spill: !settled && runs.count >= SessionJournalSpill.threshold, snapshot: sinceSnapshot >= snapshotInterval,
+                       deadline: settled && now >= deadline)
         }
 
         /// How many actions and steps wait to be saved.
@@ -84,17 +95,10 @@ final class SessionJournal: CommitObserver {
     /// same transaction as those entries.
     private(set) var snapshots: [(entries: Int, states: [EncodedState])] = []
 
-    private let clock: () -> Double
-    /// Where the journal was when each running ``Dispatcher/allOrNothing(_:)`` began.
-    private var marks: [(runs: Int, lastCount: Int)] = []
-    /// Where the runs of a long replay go while it runs (see ``SessionJournalSpill``); nil: memory.
+    /// Where the runs of a long replay (or group) go while it runs (see ``SessionJournalSpill``); nil: memory.
     var spill: SessionJournalSpill?
     /// How many actions and steps of the pending ones are in ``spill``: saved before ``runs``.
     private(set) var spilledCount = 0
-
-    init(clock: @escaping () -> Double) {
-        self.clock = clock
-    }
 
     /// The runs since the last save, oldest first.
     var runs: [Run] { pending.runs }
@@ -118,12 +122,13 @@ final class SessionJournal: CommitObserver {
         set { pending.sinceSnapshot = newValue }
     }
 
-    func didCommit(_ action: any Action, in dispatcher: Dispatcher) {
-        let due = pending.commit(action, now: clock(), group: dispatcher.currentGroup, isFollowUp: dispatcher.isFollowUp,
-                                      isEffect: dispatcher.isEffect)
-        if pending.runs.count >= SessionJournalSpill.threshold { spillRuns() }
+    /// Journals `commit`, told as it happened; `settled`: nothing told so far can be withdrawn any more.
+    func didCommit(_ commit: SettledCommit, settled: Bool) {
+        guard case let .action(action) = commit.event else { return appendAlone(ActionLogEntry(commit), settled: settled) }
+        let due = pending.commit(action, now: commit.time, group: commit.group, origin: commit.origin, settled: settled)
+        if due.spill { spillRuns() }
         if due.snapshot { snapshot() }
-        if due.deadline, dispatcher.isSettled { onDeadline() }
+        if due.deadline { onDeadline() }
     }
 
     /// Keeps every store's state right after the last entry, to be saved with it.
@@ -132,60 +137,53 @@ final class SessionJournal: CommitObserver {
         snapshots.append((pendingCount, takeSnapshot()))
     }
 
-    /// Drops the snapshots taken after entries that are no longer pending (rolled back).
+    /// Drops the snapshots taken after entries that are no longer pending (withdrawn).
     private func dropSnapshotsPastEnd() {
         guard !snapshots.isEmpty else { return }
         let count = pendingCount
         snapshots.removeAll { $0.entries > count }
     }
 
-    func didTravel(_ step: HistoryStep, in dispatcher: Dispatcher) {
-        appendAlone(ActionLogEntry(step: step, time: clock()), in: dispatcher)
-    }
-
-    func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher) {
-        appendAlone(ActionLogEntry(states: states, label: label, time: clock()), in: dispatcher)
-    }
-
     /// Journals a step or a setting of states: a run of its own, which no action continues; it may
     /// have changed any store.
-    private func appendAlone(_ entry: ActionLogEntry, in dispatcher: Dispatcher) {
+    private func appendAlone(_ entry: ActionLogEntry, settled: Bool) {
         pending.travelled = true
         pending.runs.append(Run(entry: entry, count: 1, lastTime: entry.time))
         pending.runsBefore = pending.runs.count
         // A replay from an earlier snapshot could not take back a step made before it.
         snapshot()
-        if entry.time >= pending.deadline, dispatcher.isSettled { onDeadline() }
+        if settled, entry.time >= pending.deadline { onDeadline() }
     }
 
-    func didRollBack(_ actions: Int, in dispatcher: Dispatcher) {
-        rollBack(actions)
-        dropSnapshotsPastEnd()
-    }
-
-    private func rollBack(_ actions: Int) {
-        var left = actions
-        while left > 0, pending.runs.count > pending.runsBefore {
-            let last = pending.runs.count - 1
+    /// Forgets the last `count` actions and steps journalled (rolled back: a failed group, a replay
+    /// that failed or was stopped), those spilled included. Their action names stay: saving a store
+    /// again is harmless.
+    func withdraw(_ count: Int) {
+        var left = count
+        while left > 0, let last = pending.runs.indices.last {
             let taken = min(left, pending.runs[last].count)
             pending.runs[last].count -= taken
             left -= taken
             if pending.runs[last].count == 0 { pending.runs.removeLast() }
         }
+        if left > 0, spilledCount > 0 {
+            let taken = min(left, spilledCount)
+            spilledCount -= taken
+            if spilledCount == 0 { spill?.discard() } else { spill?.withdraw(taken) }
+        }
         // The next action starts a run of its own rather than joining one it may not match.
-        pending.lastAction = nil
-        pending.lastType = nil
         pending.runsBefore = pending.runs.count
+        dropSnapshotsPastEnd()
     }
 
     /// How many actions and steps wait to be saved.
     var pendingCount: Int { spilledCount + pending.count }
 
-    /// Moves every run but the last (which the next action may continue) into ``spill``: only inside a
-    /// replay (all-or-nothing work, not nested) that began with nothing pending, so that what is
-    /// spilled is the replay's and comes first at the save.
+    /// Moves every run but the last (which the next action may continue) into ``spill``: while nothing
+    /// can be saved (a replay, a long group), so that memory holds a few thousand runs, not a million.
+    /// The spilled runs come first at the save, as they came first.
     private func spillRuns() {
-        guard let spill, marks.count == 1, marks[0].runs == 0 else { return }
+        guard let spill, spill.failure == nil else { return } // a failed spill is not tried again at each action
         let taken = pending.runs.count - 1
         guard spill.write(pending.runs[..<taken]) else { return } // kept in memory, as without a spill
         spilledCount += pending.runs[..<taken].reduce(0) { $0 + $1.count }
@@ -201,34 +199,7 @@ final class SessionJournal: CommitObserver {
         snapshots.removeAll()
         spilledCount = 0
         spill?.reset()
-        pending.lastAction = nil
-        pending.lastType = nil
         pending.runsBefore = 0
         pending.travelled = false
-    }
-
-    func willRunAllOrNothing(in dispatcher: Dispatcher) {
-        marks.append(mark)
-    }
-
-    func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
-        guard let mark = marks.popLast(), !kept else { return }
-        if marks.isEmpty, spilledCount > 0 {
-            spilledCount = 0
-            spill?.discard()
-        }
-        rewind(to: mark)
-    }
-
-    /// Where the journal is now, to go back to with ``rewind(to:)``.
-    private var mark: (runs: Int, lastCount: Int) { (pending.runs.count, pending.runs.last?.count ?? 0) }
-
-    /// Forgets what was journalled since `mark` (a replay that undid itself). Its action names stay:
-    /// saving a store again is harmless.
-    private func rewind(to mark: (runs: Int, lastCount: Int)) {
-        if pending.runs.count > mark.runs { pending.runs.removeLast(pending.runs.count - mark.runs) }
-        if mark.runs > 0, pending.runs.count == mark.runs { pending.runs[mark.runs - 1].count = mark.lastCount }
-        pending.runsBefore = pending.runs.count
-        dropSnapshotsPastEnd()
     }
 }

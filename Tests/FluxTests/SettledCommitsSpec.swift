@@ -139,4 +139,41 @@ struct SettledCommitsSpec {
         #expect(lines == [#"{"name":"counter.increment","payload":{"by":1},"group":1,"label":"kept","time":0.0}"#, #"{"step":"undo","time":0.0}"#])
         #expect(recorder.count == 2 && !recorder.isRecording)
     }
+
+    @Test("a reader told as commits happen hears each at once, whether it settled, and how many were withdrawn: in the end what settled")
+    func asCommitted() throws {
+        let (dispatcher, _, heard) = setUp()
+        var told: [(name: String, settled: Bool)] = []
+        var withdrawals: [Int] = []
+        SettledCommits.of(dispatcher).subscribe(asCommitted: { commit, settled in
+            told.append((Heard.name(of: commit), settled))
+        }, withdrawn: { count in
+            withdrawals.append(count)
+            told.removeLast(count)
+        })
+        try dispatcher.dispatch(Increment(by: 1))
+        try dispatcher.group("two") {
+            try dispatcher.dispatch(Increment(by: 2))
+            #expect(told.count == 2 && heard.commits.count == 1, "told at once, before the group settles")
+            try dispatcher.dispatch(Increment(by: 3))
+        }
+        #expect(throws: (any Error).self) {
+            try dispatcher.group("undone") { try dispatcher.dispatch(Increment(by: 5)); try dispatcher.dispatch(Increment(by: -1)) }
+        }
+        #expect(throws: (any Error).self) {
+            try dispatcher.allOrNothing {
+                try dispatcher.dispatch(Increment(by: 6))
+                try dispatcher.undo()
+                throw TestFailure(description: "rewind")
+            }
+        }
+        try dispatcher.allOrNothing {
+            try dispatcher.dispatch(Increment(by: 7))
+            _ = try? dispatcher.group("inner") { try dispatcher.dispatch(Increment(by: 8)); throw TestFailure(description: "no") }
+            try dispatcher.dispatch(Increment(by: 9))
+        }
+        #expect(withdrawals == [1, 2, 1], "the failed group's action; the work's action and step; the inner group's action")
+        #expect(told.map(\.name) == heard.commits.map(Heard.name(of:)), "in the end, the commits that settled, in their order")
+        #expect(told.map(\.settled) == [true, false, false, false, false])
+    }
 }

@@ -67,6 +67,7 @@ extension Dispatcher {
         }
         hot.openGroup = nil
         if !group.entry.isEmpty, let note = history.record(group.entry) { onNote(note) }
+        hot.commits?.didEndGroup(in: self)
         for hook in middleware { hook.didEndGroup(label, in: self) }
         return result
     }

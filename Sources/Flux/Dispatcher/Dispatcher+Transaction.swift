@@ -79,8 +79,8 @@ extension Dispatcher {
         hot.phase = .notifying
         if !hot.isSilent { for (target, _) in states { target.publish() } }
         if actions > 0 {
+            hot.commits?.didRollBack(actions, in: self)
             for hook in middleware { hook.didRollBack(actions, group: label, in: self) }
-            commitObserver?.didRollBack(actions, in: self)
         }
         hot.phase = outer
     }
@@ -95,8 +95,8 @@ extension Dispatcher {
         let states = targets.map { $0.snapshot() }
         let steps = history.steps
         allOrNothingDepth += 1
+        hot.commits?.willRunAllOrNothing(in: self)
         for hook in middleware { hook.willRunAllOrNothing(in: self) }
-        commitObserver?.willRunAllOrNothing(in: self)
         let result: T
         do {
             result = try body()
@@ -110,10 +110,10 @@ extension Dispatcher {
         return result
     }
 
-    /// Tells the observers how the work of ``allOrNothing(_:)`` ended.
+    /// Tells the stream of settled commits and the middleware how the work of ``allOrNothing(_:)`` ended.
     private func endAllOrNothing(kept: Bool) {
         allOrNothingDepth -= 1
+        hot.commits?.didRunAllOrNothing(kept: kept, in: self)
         for hook in middleware { hook.didRunAllOrNothing(kept: kept, in: self) }
-        commitObserver?.didRunAllOrNothing(kept: kept, in: self)
     }
 }

@@ -17,8 +17,8 @@ extension Dispatcher {
     }
 
     /// Puts each target in `states` to its state, as one undo step labelled `label` (a travel to a point
-    /// of a session's journal, or its line replayed): the targets are published, then middleware and
-    /// the commit observer hear it. A target that keeps no state of the dispatcher's is left as it is.
+    /// of a session's journal, or its line replayed): the targets are published, then the stream of
+    /// settled commits and the middleware hear it. A target that keeps no state of the dispatcher's is left as it is.
     package func setStates(_ states: [(target: any DispatchTarget, state: Any)], label: String) throws {
         guard hot.phase == .idle, hot.openGroup == nil else { throw DispatcherError.historyDuringDispatch }
         let changes = states.compactMap { change in
@@ -29,8 +29,8 @@ extension Dispatcher {
         if history.isRecording, !entry.isEmpty, let note = history.record(entry) { onNote(note) }
 
         publishStep({ for (target, _) in changes { target.publish() } }) {
+            hot.commits?.didSetStates(states, label: label, in: self)
             for hook in middleware { hook.didSetStates(states, label: label, in: self) }
-            commitObserver?.didSetStates(states, label: label, in: self)
         }
     }
 
@@ -44,13 +44,13 @@ extension Dispatcher {
         if let note { onNote(note) }
 
         publishStep({ entry.forEachTarget { $0.publish() } }) {
+            hot.commits?.didTravel(step, label: entry.label, in: self)
             for hook in middleware { hook.didTravel(step, label: entry.label, in: self) }
-            commitObserver?.didTravel(step, in: self)
         }
         return true
     }
 
-    /// Publishes the stores a step put back, then tells middleware and the commit observer; what
+    /// Publishes the stores a step put back, then tells the stream of settled commits and the middleware; what
     /// subscribers dispatched meanwhile runs after, as follow-ups.
     private func publishStep(_ publish: () -> Void, then tell: () -> Void) {
         hot.phase = .notifying

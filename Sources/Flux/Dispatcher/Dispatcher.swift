@@ -24,11 +24,12 @@ import Foundation
 /// follow-up queue (`Dispatcher+FollowUps`) and travel through the history (`Dispatcher+Undo`).
 ///
 /// Unsafe idioms confined here (ARCHITECTURE.md, "Where unsafe code lives"): the fields every dispatch
-/// reads and writes — the phase, the generation, the touched list, the route of the last action, the
-/// commit observer (together in `hot`), the middleware, and a registration's marks — are declared
-/// without dynamic exclusivity checks; grouped, a dispatch pays for no check at all instead of one per
-/// field. Invariant: a dispatcher is used from one thread, and no access to one of them spans a call out
-/// (a handler, a subscriber, a middleware hook, a Lua callback): each is read or written in one statement,
+/// reads and writes — the phase, the generation, the touched list, the route of the last action, where
+/// the action comes from, the stream of settled commits (together in `hot`), the middleware, and a
+/// registration's marks — are declared without dynamic exclusivity checks; grouped, a dispatch pays
+/// for no check at all instead of one per field. Invariant: a dispatcher is used from one thread, and
+/// no access to one of them spans a call out (a handler, a subscriber, a middleware hook, a Lua
+/// callback): each is read or written in one statement,
 /// registrations and follow-ups dropped are released after the access, and a call that may re-enter the
 /// dispatcher (`waitFor`, a follow-up) reads them afresh. The registration running now (`hot.running`)
 /// and the one each pending registration interrupted (`marks.waitingOne`) are unretained: each names a
@@ -43,11 +44,6 @@ public final class Dispatcher {
     public let history: History
     /// Hooks run around every dispatch, in order.
     @exclusivity(unchecked) public var middleware: [any Middleware] = []
-    /// Told of every committed action and step, after the middleware (one observer: a session's journal).
-    public var commitObserver: (any CommitObserver)? {
-        get { hot.commitObserver }
-        set { hot.commitObserver = newValue }
-    }
     /// How many follow-up actions may run in a row after one dispatch before the queue is dropped as a
     /// loop (reported through ``onFollowUpError`` as ``DispatcherError/followUpsDidNotSettle(action:limit:)``).
     public var followUpLimit = 100_000
@@ -139,7 +135,13 @@ public final class Dispatcher {
         var lastRouteOnly: Registration?
         /// Registrations unregistered during a dispatch, kept until it ends.
         var retired: [Registration] = []
-        var commitObserver: (any CommitObserver)?
+        /// ``isFollowUp``, ``isEffect`` and ``dropsFollowUps``: read for every commit the stream tells.
+        var isFollowUp = false
+        var isEffect = false
+        var dropsFollowUps = false
+        /// The stream of settled commits, once made (``SettledCommits/of(_:)``): told of every commit
+        /// before the middleware.
+        var commits: SettledCommits?
     }
 
     @exclusivity(unchecked) var hot = Hot()
@@ -165,14 +167,23 @@ public final class Dispatcher {
     /// Whether the action being handled or published now was queued by a subscriber: a log records
     /// it as a follow-up, so that a replay does not dispatch it a second time. A replay sets it for the
     /// follow-ups it dispatches in their recorded places.
-    public internal(set) var isFollowUp = false
+    public internal(set) var isFollowUp: Bool {
+        get { hot.isFollowUp }
+        set { hot.isFollowUp = newValue }
+    }
     /// Whether the actions dispatched now come from an effect's callback (a timer, a process, a file watch,
     /// a `flux.on` listener): a log marks them, and a replay dispatches them in their places while starting
     /// no effect. The effects runtime sets it around each callback.
-    public var isEffect = false
+    public var isEffect: Bool {
+        get { hot.isEffect }
+        set { hot.isEffect = newValue }
+    }
     /// While true, actions that subscribers dispatch are dropped instead of queued: a replay dispatches
     /// the recorded follow-ups itself, in their recorded places.
-    public var dropsFollowUps = false
+    public var dropsFollowUps: Bool {
+        get { hot.dropsFollowUps }
+        set { hot.dropsFollowUps = newValue }
+    }
     var nextGroupID = 1
 
     /// A dispatcher with no stores, keeping `historyLimit` undo steps.
@@ -428,16 +439,19 @@ public final class Dispatcher {
         }
     }
 
-    /// Tells the middleware and the commit observer of the committed `action`, and ends the dispatch.
+    /// Tells the stream of settled commits, then the middleware, of the committed `action`, and ends the dispatch.
     private func finish(_ action: any Action) {
+        if let commits = hot.commits { commits.didCommit(action, in: self) { changedNames } }
         if !middleware.isEmpty {
-            let names = hot.touched[..<hot.touchedCount].map { $0.target.name }
+            let names = changedNames
             for hook in middleware { hook.didDispatch(action, changed: names, in: self) }
         }
-        if let commitObserver { commitObserver.didCommit(action, in: self) }
         hot.touchedCount = 0
         hot.phase = .idle
     }
+
+    /// The names of the targets the action being finished changed.
+    private var changedNames: [String] { hot.touched[..<hot.touchedCount].map { $0.target.name } }
 
     /// Lets go of the registrations unregistered during the dispatch, after the access to `hot` ends.
     private func dropRetired() {

@@ -2,6 +2,8 @@ import Foundation
 
 /// One change that has committed and can no longer be rolled back — an action, an undo or redo step, or
 /// stores put to given states — as the journal, `:record`, the devtools and `flux.on` listeners read it.
+/// (A reader told as commits happen, such as the journal, gets it before it settles: see
+/// ``SettledCommits/subscribe(asCommitted:withdrawn:)``.)
 public struct SettledCommit {
     /// Where an action came from.
     public enum Origin: String, Sendable {
@@ -60,16 +62,32 @@ public struct SettledCommit {
 /// stream.unsubscribe(id)
 /// ```
 ///
+/// A reader that cannot wait for a long replay to settle (a session's journal, which writes it as it
+/// goes) reads the same stream as each commit happens instead (``subscribe(asCommitted:withdrawn:)``):
+/// the stream then tells it how many of those commits were rolled back. The stream keeps the one
+/// bookkeeping of what may still roll back (``SettlingQueue``); no reader keeps its own.
+///
 /// Subscribers are called while the dispatcher publishes: an action one dispatches then is queued as a
 /// follow-up. To act on a commit outside the dispatch (as `flux.on` listeners do), queue the work and
 /// run it once ``Dispatcher/isIdle``. Free while nobody subscribes: a commit is built only for a reader.
-public final class SettledCommits: Middleware {
+///
+/// The dispatcher tells its stream itself, before any middleware hears of the commit: a capturing
+/// subscriber sees the stores before another middleware's `didDispatch` runs; and it is no middleware,
+/// so a dispatch read only by the stream keeps the dispatcher's path for "no middleware".
+public final class SettledCommits {
     private struct Subscriber {
         let id: Int
         /// Called as the commit happens, with the stores as it left them; its result goes to `body`.
         let capture: ((SettledCommit) -> Any)?
         let body: (SettledCommit, Any?) -> Void
         let skipsReplays: Bool
+    }
+
+    /// A reader told each commit as it happens (``subscribe(asCommitted:withdrawn:)``).
+    private struct Follower {
+        let id: Int
+        let body: (SettledCommit, Bool) -> Void
+        let withdrawn: (Int) -> Void
     }
 
     /// A commit not settled yet, with what capturing subscribers took of it when it happened.
@@ -79,23 +97,24 @@ public final class SettledCommits: Middleware {
     }
 
     private var subscribers: [Subscriber] = []
+    private var followers: [Follower] = []
     private var nextID = 1
-    /// Commits not settled yet: of the group open now, or of all-or-nothing work still running.
+    /// What may still roll back: the commits held for subscribers, and how many followers were told.
     private var held = SettlingQueue<Held>()
     /// Whether any subscriber captures: only then is anything taken as a commit happens.
     private var captures = false
 
-    /// Gives each commit its ``SettledCommit/time``, in seconds since 1970 (a test gives a fixed one).
+    /// Gives each commit its ``SettledCommit/time``, in seconds since 1970 (a test gives a fixed one; a
+    /// session gives its own clock, so that its journal's times and a recording's are the same).
     public var clock: () -> Double = { Date().timeIntervalSince1970 }
 
     private init() {}
 
-    /// The stream of `dispatcher`, made (and put first among its middleware) on first use: first, so that
-    /// a capturing subscriber sees the commit before any other middleware's `didDispatch` runs.
+    /// The stream of `dispatcher`, made on first use; the dispatcher tells it of every commit from then on.
     public static func of(_ dispatcher: Dispatcher) -> SettledCommits {
-        if let stream = dispatcher.middleware.lazy.compactMap({ $0 as? SettledCommits }).first { return stream }
+        if let stream = dispatcher.hot.commits { return stream }
         let stream = SettledCommits()
-        dispatcher.middleware.insert(stream, at: 0)
+        dispatcher.hot.commits = stream
         return stream
     }
 
@@ -121,6 +140,28 @@ public final class SettledCommits: Middleware {
         }
     }
 
+    /// Calls `body` with every commit as it happens, before it settles — replays' too — and `withdrawn`
+    /// with a count when that many of the last commits told were rolled back (a group that failed, a
+    /// replay that failed or was stopped): the reader forgets them, and keeps no bookkeeping of its own.
+    /// `body`'s flag says whether the commit settled at once: no group open, no all-or-nothing work
+    /// running and no follow-up queued, so that nothing told so far can be withdrawn any more (a session
+    /// saves only then). A commit told this way has no ``SettledCommit/changed`` (empty): building it
+    /// would cost every dispatch.
+    ///
+    /// ```swift
+    /// var names: [String] = []
+    /// stream.subscribe(asCommitted: { commit, _ in names.append(commit.action?.name ?? "step") },
+    ///                  withdrawn: { names.removeLast(min($0, names.count)) })
+    /// ```
+    @discardableResult
+    public func subscribe(asCommitted body: @escaping (SettledCommit, _ settled: Bool) -> Void,
+                          withdrawn: @escaping (_ count: Int) -> Void) -> Int {
+        let id = nextID
+        nextID += 1
+        followers.append(Follower(id: id, body: body, withdrawn: withdrawn))
+        return id
+    }
+
     private func add(capture: ((SettledCommit) -> Any)?, skippingReplays: Bool,
                      _ body: @escaping (SettledCommit, Any?) -> Void) -> Int {
         let id = nextID
@@ -133,56 +174,87 @@ public final class SettledCommits: Middleware {
     /// Stops telling the subscriber `id`.
     public func unsubscribe(_ id: Int) {
         subscribers.removeAll { $0.id == id }
+        followers.removeAll { $0.id == id }
         captures = subscribers.contains { $0.capture != nil }
     }
 
     /// Whether anyone subscribes.
-    public var isRead: Bool { !subscribers.isEmpty }
+    public var isRead: Bool { !subscribers.isEmpty || !followers.isEmpty }
 
-    public func didDispatch(_ action: any Action, changed: [String], in dispatcher: Dispatcher) {
-        guard !subscribers.isEmpty else { return }
-        commit(.action(action), group: dispatcher.currentGroup, changed: changed, in: dispatcher)
+    // MARK: What the dispatcher tells its stream
+
+    /// `action` committed; `changed()` names the stores it changed (read only if a subscriber wants them).
+    func didCommit(_ action: any Action, in dispatcher: Dispatcher, changed: () -> [String]) {
+        let isReplay = dispatcher.dropsFollowUps
+        let subscribed = wanted(isReplay: isReplay)
+        guard subscribed || !followers.isEmpty else { return }
+        let group = dispatcher.currentGroup
+        let commit = SettledCommit(event: .action(action), group: group, changed: [], origin: dispatcher.origin,
+                                   isReplay: isReplay, time: clock())
+        if subscribed { hold(commit.with(changed: changed())) }
+        if !followers.isEmpty { follow(commit, settled: group == nil && dispatcher.isSettled) }
     }
 
-    public func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {
-        guard !subscribers.isEmpty else { return }
-        commit(.step(step, label: label), group: nil, changed: [], in: dispatcher)
+    /// An undo or redo step was applied and published.
+    func didTravel(_ step: HistoryStep, label: String, in dispatcher: Dispatcher) {
+        tell(.step(step, label: label), in: dispatcher)
     }
 
-    public func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher) {
-        guard !subscribers.isEmpty else { return }
-        let encoded = states.map { EncodedState($0.target, state: $0.state) }
-        commit(.states(label: label, encoded), group: nil, changed: [], in: dispatcher)
+    /// Targets were put to the states given (``Dispatcher/setStates(_:label:)``) and published.
+    func didSetStates(_ states: [(target: any DispatchTarget, state: Any)], label: String, in dispatcher: Dispatcher) {
+        guard wanted(isReplay: dispatcher.dropsFollowUps) || !followers.isEmpty else { return }
+        tell(.states(label: label, states.map { EncodedState($0.target, state: $0.state) }), in: dispatcher)
     }
 
-    public func didRollBack(_ actions: Int, group label: String, in dispatcher: Dispatcher) {
-        held.rollBack(actions)
+    /// A step or a setting of states: outside any group, and with no stores named.
+    private func tell(_ event: SettledCommit.Event, in dispatcher: Dispatcher) {
+        let isReplay = dispatcher.dropsFollowUps
+        let subscribed = wanted(isReplay: isReplay)
+        guard subscribed || !followers.isEmpty else { return }
+        let commit = SettledCommit(event: event, group: nil, changed: [], origin: dispatcher.origin, isReplay: isReplay,
+                                   time: clock())
+        if subscribed { hold(commit) }
+        if !followers.isEmpty { follow(commit, settled: dispatcher.isSettled) }
     }
 
-    public func didEndGroup(_ label: String, in dispatcher: Dispatcher) {
+    /// A failed group took back the last `actions` actions it committed.
+    func didRollBack(_ actions: Int, in dispatcher: Dispatcher) {
+        withdraw(held.rollBack(actions))
+    }
+
+    /// The outermost group ended without an error: what it held settles, unless all-or-nothing work runs.
+    func didEndGroup(in dispatcher: Dispatcher) {
         for item in held.endGroup() { tell(item) }
     }
 
-    public func willRunAllOrNothing(in dispatcher: Dispatcher) {
+    /// ``Dispatcher/allOrNothing(_:)`` begins its work.
+    func willRunAllOrNothing(in dispatcher: Dispatcher) {
         held.beginAllOrNothing()
     }
 
-    public func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
-        for item in held.endAllOrNothing(kept: kept, inGroup: dispatcher.currentGroup != nil) { tell(item) }
+    /// That work ended: when not `kept`, nothing since it began happened.
+    func didRunAllOrNothing(kept: Bool, in dispatcher: Dispatcher) {
+        let (settled, withdrawn) = held.endAllOrNothing(kept: kept, inGroup: dispatcher.currentGroup != nil)
+        withdraw(withdrawn)
+        for item in settled { tell(item) }
     }
 
-    private func commit(_ event: SettledCommit.Event, group: (id: Int, label: String)?, changed: [String], in dispatcher: Dispatcher) {
-        let isReplay = dispatcher.dropsFollowUps
-        if isReplay, subscribers.allSatisfy(\.skipsReplays) { return }
-        let origin: SettledCommit.Origin = dispatcher.isEffect ? .effect : dispatcher.isFollowUp ? .followUp : .direct
-        var item = Held(commit: SettledCommit(event: event, group: group, changed: changed, origin: origin, isReplay: isReplay,
-                                              time: clock()))
+    // MARK: Telling readers
+
+    /// Whether a subscriber wants a commit: every one of a replay's skips it, and then it is not even held.
+    private func wanted(isReplay: Bool) -> Bool {
+        !subscribers.isEmpty && !(isReplay && subscribers.allSatisfy(\.skipsReplays))
+    }
+
+    /// Tells the subscribers `commit` now, or holds it until it settles.
+    private func hold(_ commit: SettledCommit) {
+        var item = Held(commit: commit)
         if captures {
-            for subscriber in subscribers where !(subscriber.skipsReplays && isReplay) {
-                if let capture = subscriber.capture { item.captured.append((subscriber.id, capture(item.commit))) }
+            for subscriber in subscribers where !(subscriber.skipsReplays && commit.isReplay) {
+                if let capture = subscriber.capture { item.captured.append((subscriber.id, capture(commit))) }
             }
         }
-        guard !held.holds(item, inGroup: group != nil) else { return }
+        guard !held.holds(item, inGroup: commit.group != nil) else { return }
         for earlier in held.takeHeld() { tell(earlier) }
         tell(item)
     }
@@ -197,4 +269,29 @@ public final class SettledCommits: Middleware {
             }
         }
     }
+
+    /// Tells the followers `commit` as it happens. One settled at once is never withdrawn: only the
+    /// others are counted.
+    private func follow(_ commit: SettledCommit, settled: Bool) {
+        if !settled { held.tellOne() }
+        for follower in followers { follower.body(commit, settled) }
+    }
+
+    /// Tells the followers that the last `count` commits told were rolled back.
+    private func withdraw(_ count: Int) {
+        guard count > 0 else { return }
+        for follower in followers { follower.withdrawn(count) }
+    }
+}
+
+extension SettledCommit {
+    /// The same commit, naming the stores it changed.
+    fileprivate func with(changed: [String]) -> SettledCommit {
+        SettledCommit(event: event, group: group, changed: changed, origin: origin, isReplay: isReplay, time: time)
+    }
+}
+
+extension Dispatcher {
+    /// Where the action being dispatched now comes from.
+    var origin: SettledCommit.Origin { isEffect ? .effect : isFollowUp ? .followUp : .direct }
 }

@@ -57,8 +57,8 @@ final class ActionMonitor: Middleware {
 
     /// Reports every action that settles on `dispatcher` from now on to ``onReport`` (`:log on`): its
     /// changes are taken as it commits (the states before it were taken in ``willDispatch(_:in:)``).
-    /// Call before the monitor joins the middleware: the stream, first among it, captures an action
-    /// before the monitor's ``didDispatch(_:changed:in:)`` lets its states go.
+    /// The dispatcher tells the stream before any middleware: it captures an action before the
+    /// monitor's ``didDispatch(_:changed:in:)`` lets its states go.
     func startReports(on dispatcher: Dispatcher) {
         guard reports == nil else { return }
         let stream = SettledCommits.of(dispatcher)

@@ -159,8 +159,8 @@ final class SpecRuntime {
         return FileManager.default.fileExists(atPath: candidate) ? candidate : path
     }
 
-    /// What the session had before the specs ran: its journal's observer and the undo history.
-    private var saved: (observer: (any CommitObserver)?, undo: [HistoryEntry], redo: [HistoryEntry])?
+    /// What the session had before the specs ran: whether it journalled, and the undo history.
+    private var saved: (journalling: Bool, undo: [HistoryEntry], redo: [HistoryEntry])?
 
     /// Takes the stores' states as the outermost describe begins. The session is set aside until the
     /// describe ends: nothing a test does is journalled, and the undo history comes back as it was.
@@ -168,8 +168,8 @@ final class SpecRuntime {
         guard let shell else { return }
         if baselines.isEmpty {
             let steps = shell.dispatcher.history.steps
-            saved = (shell.dispatcher.commitObserver, steps.undo, steps.redo)
-            shell.dispatcher.commitObserver = nil
+            saved = (shell.session?.isJournalling ?? false, steps.undo, steps.redo)
+            shell.session?.isJournalling = false
         }
         baselines.append([:])
         restoreStores()
@@ -182,7 +182,7 @@ final class SpecRuntime {
         _ = baselines.popLast()
         if baselines.isEmpty, let saved {
             self.saved = nil
-            shell.dispatcher.commitObserver = saved.observer
+            if saved.journalling { shell.session?.isJournalling = true }
             if let note = shell.dispatcher.history.replaceSteps(undo: saved.undo, redo: saved.redo) { shell.writeError(note + "\n") }
         }
     }
