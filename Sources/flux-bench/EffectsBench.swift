@@ -27,6 +27,8 @@ enum EffectsBench {
                    notes: "the same dispatches paced by a sleep, no loop: \(fixed(timers.paced.median, decimals: 2)) ms; unpaced \(fixed(timers.unpaced.median, decimals: 2)) ms"),
             Figure(workload: "14 effects", name: "timer ÷ paced, per round", samples: timers.ratio, unit: "×",
                    notes: "\(ratios.count) alternated rounds of 1,000 firings; middle half ×\(fixed(ratios[quarter], decimals: 3))–\(fixed(ratios[ratios.count - 1 - quarter], decimals: 3)); target ≤ 1.05"),
+            Figure(workload: "14 effects", name: "firings a second, flux.every(1)", samples: timers.rate, unit: "/s",
+                   notes: "1,000 firings over the timer phase's wall time; the paced phase sleeps to absolute times: 1,000"),
             Figure(workload: "14 effects", name: "idle shell, 10 s", samples: idle, unit: "ms CPU",
                    notes: idle.isEmpty ? "no release fluxsh beside flux-bench" : ""),
             Figure(workload: "14 effects", name: "process lines → store", samples: lines, unit: "k lines/s"),
@@ -36,7 +38,7 @@ enum EffectsBench {
     /// `rounds` rounds, each a timer phase and a paced phase of 1,000 firings (in alternating order), in
     /// CPU milliseconds per 1,000 firings; the ratio of the two within each round; and the unpaced cost of
     /// the dispatches alone (a Lua loop, no wake-ups), for scale.
-    static func timerRounds(_ rounds: Int) throws -> (timer: Samples, paced: Samples, ratio: Samples, unpaced: Samples) {
+    static func timerRounds(_ rounds: Int) throws -> (timer: Samples, paced: Samples, ratio: Samples, unpaced: Samples, rate: Samples) {
         let firings = 1000
         let bench = LuaBench()
         // One function both phases call: the timer's callback, and what the paced loop calls.
@@ -58,12 +60,15 @@ enum EffectsBench {
         let paced = bench.host.vm.globalRef("bench_paced")
         let tick = bench.host.vm.globalRef("bench_tick")
 
+        var rate = Samples()
         func timerPhase() throws -> Double {
             let before = bench.store.state.count
             try bench.host.vm.call(every) { $0.push(firings) }
             let cpuBefore = threadCPU()
+            let start = DispatchTime.now().uptimeNanoseconds
             bench.host.effects.runUntilIdle(timeout: Double(firings) * 10)
             let cpu = threadCPU() - cpuBefore
+            rate.add(Double(firings) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
             guard bench.store.state.count - before == firings else {
                 throw BenchmarkFailure("effects: \(bench.store.state.count - before) of \(firings) timer dispatches")
             }
@@ -91,6 +96,7 @@ enum EffectsBench {
 
         _ = try timerPhase() // warm-up: the first firings' one-time costs fall on neither figure
         _ = try pacedPhase()
+        rate = Samples()
         var timer = Samples(), pacedCPU = Samples(), ratio = Samples()
         for round in 0 ..< rounds {
             let t: Double, p: Double
@@ -112,7 +118,7 @@ enum EffectsBench {
         let unpacedBefore = threadCPU()
         _ = try bench.time(loop, count: 20_000)
         let unpaced = Samples([(threadCPU() - unpacedBefore) / 20])
-        return (timer, pacedCPU, ratio, unpaced)
+        return (timer, pacedCPU, ratio, unpaced, rate)
     }
 
     /// Thousands of lines a second from a process into the store.
