@@ -71,8 +71,16 @@ public final class Effects {
     /// How many processes one owner may have running at once.
     public var processLimit = 64
     /// Called before and after every callback (the shell hides the prompt being edited, then redraws it).
-    public var willRunCallback: (() -> Void)?
-    public var didRunCallback: (() -> Void)?
+    public var willRunCallback: (() -> Void)? {
+        get { hooks.will }
+        set { hooks.will = newValue }
+    }
+    public var didRunCallback: (() -> Void)? {
+        get { hooks.did }
+        set { hooks.did = newValue }
+    }
+    /// Both hooks in one property: a callback reads them with one access (one run-time exclusivity check).
+    private var hooks: (will: (() -> Void)?, did: (() -> Void)?) = (nil, nil)
 
     /// The loop of the thread the runtime was made on, which it must be used from (released elsewhere,
     /// it ends its effects there).
@@ -560,9 +568,10 @@ public final class Effects {
 
     /// Runs a callback, between the hooks that keep the prompt out of its way.
     func run(_ body: () -> Void) {
-        willRunCallback?()
+        let hooks = hooks
+        hooks.will?()
         body()
-        didRunCallback?()
+        hooks.did?()
     }
 
     private func make(owner: EffectOwner, kind: EffectKind, detail: String) -> Effect {

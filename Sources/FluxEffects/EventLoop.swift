@@ -70,7 +70,9 @@ public final class EventLoop {
 
     private var handlers: [UInt64: (Event) -> Void] = [:]
     private var nextID: UInt64 = 1
-    /// The loop's timers: it sleeps until the earliest, to the nanosecond, and fires each itself.
+    /// The loop's timers: it sleeps until the earliest, to the nanosecond, and fires each itself. (Taking
+    /// them out into a local around each change, to spare the property's run-time exclusivity checks, cost
+    /// as many instructions in retains and releases as it saved: measured, not kept.)
     private var timers = LoopTimers()
     /// The number of the thread the loop belongs to: only that thread runs it or changes what it holds.
     private let thread: Int

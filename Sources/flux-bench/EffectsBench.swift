@@ -17,6 +17,15 @@ import Foundation
 enum EffectsBench {
     static func figures(_ options: Options) throws -> [Figure] {
         var lines = Samples(), idle = Samples()
+        let environment = ProcessInfo.processInfo.environment
+        if let phase = environment["FLUX_BENCH_TIMER_PHASE"] {
+            // For counting instructions (callgrind counts user-space ones only, and runs ~50 times slower, so
+            // a longer interval keeps the timer from falling behind): one phase alone, whose count less the
+            // other's, over the firings, is a firing's cost besides Lua's.
+            let interval = Int(environment["FLUX_BENCH_TIMER_MS"] ?? "1") ?? 1
+            let timers = try timerRounds(max(1, options.runs), only: phase, interval: interval)
+            return [Figure(workload: "14 effects", name: "\(phase) phase alone, every \(interval) ms", samples: phase == "timer" ? timers.timer : timers.paced, unit: "ms CPU/1,000")]
+        }
         let timers = try timerRounds(max(9, options.runs * 3))
         for _ in 0 ..< max(1, min(options.runs, 3)) { lines.add(try processLines()) }
         if let shell = ShellStartup.locate() { idle.add(try idleShell(shell, seconds: 10)) }
@@ -38,7 +47,7 @@ enum EffectsBench {
     /// `rounds` rounds, each a timer phase and a paced phase of 1,000 firings (in alternating order), in
     /// CPU milliseconds per 1,000 firings; the ratio of the two within each round; and the unpaced cost of
     /// the dispatches alone (a Lua loop, no wake-ups), for scale.
-    static func timerRounds(_ rounds: Int) throws -> (timer: Samples, paced: Samples, ratio: Samples, unpaced: Samples, rate: Samples) {
+    static func timerRounds(_ rounds: Int, only phase: String? = nil, interval: Int = 1) throws -> (timer: Samples, paced: Samples, ratio: Samples, unpaced: Samples, rate: Samples) {
         let firings = 1000
         let bench = LuaBench()
         // One function both phases call: the timer's callback, and what the paced loop calls.
@@ -49,9 +58,9 @@ enum EffectsBench {
           flux.dispatch("bench.increment")
           if fired == target then handle:cancel() end
         end
-        function bench_every(n)
+        function bench_every(n, ms)
           fired, target = 0, n
-          handle = flux.every(1, bench_tick)
+          handle = flux.every(ms, bench_tick)
         end
         function bench_paced() fired, target = 0, -1 end
         """, chunkName: "effects-bench")
@@ -63,10 +72,13 @@ enum EffectsBench {
         var rate = Samples()
         func timerPhase() throws -> Double {
             let before = bench.store.state.count
-            try bench.host.vm.call(every) { $0.push(firings) }
+            try bench.host.vm.call(every) {
+                $0.push(firings)
+                $0.push(interval)
+            }
             let cpuBefore = threadCPU()
             let start = DispatchTime.now().uptimeNanoseconds
-            bench.host.effects.runUntilIdle(timeout: Double(firings) * 10)
+            bench.host.effects.runUntilIdle(timeout: Double(firings * interval) * 10)
             let cpu = threadCPU() - cpuBefore
             rate.add(Double(firings) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
             guard bench.store.state.count - before == firings else {
@@ -82,8 +94,8 @@ enum EffectsBench {
             clock_gettime(CLOCK_MONOTONIC, &next)
             let cpuBefore = threadCPU()
             for _ in 0 ..< firings {
-                next.tv_nsec += 1_000_000
-                if next.tv_nsec >= 1_000_000_000 { next.tv_sec += 1; next.tv_nsec -= 1_000_000_000 }
+                next.tv_nsec += interval * 1_000_000
+                while next.tv_nsec >= 1_000_000_000 { next.tv_sec += 1; next.tv_nsec -= 1_000_000_000 }
                 while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil) == EINTR {}
                 try bench.host.vm.call(tick) { _ in }
             }
@@ -94,6 +106,11 @@ enum EffectsBench {
             return cpu / Double(firings) * 1000
         }
 
+        if let phase {
+            var alone = Samples()
+            for _ in 0 ..< rounds + 1 { alone.add(phase == "timer" ? try timerPhase() : try pacedPhase()) }
+            return (alone, alone, Samples(), Samples(), rate)
+        }
         _ = try timerPhase() // warm-up: the first firings' one-time costs fall on neither figure
         _ = try pacedPhase()
         rate = Samples()
