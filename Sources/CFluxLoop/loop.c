@@ -1,11 +1,18 @@
 /* The loop, its timers, polled descriptors and file watches. Processes are in process.c. */
+#define _GNU_SOURCE /* ppoll */
 #include "CFluxLoop.h"
 #include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 static fluxloop_event_fn event_function = NULL;
 
@@ -20,12 +27,102 @@ int fluxloop_thread_number(void) {
     return thread_number;
 }
 
+/* The loop's wake-up: an event descriptor another thread writes to hand the loop work (see
+ * fluxloop_wake), polled by a handle that stays started, so libuv always has an active handle and its
+ * wait time (uv_backend_timeout) always means what it says. */
+static __thread int wake_descriptor = -1;
+static __thread uv_poll_t *wake_poll = NULL;
+
+static void woken(uv_poll_t *handle, int status, int events) {
+    (void)handle; (void)status; (void)events;
+    uint64_t count;
+    while (read(wake_descriptor, &count, sizeof count) < 0 && errno == EINTR) {}
+    fluxloop_report(0, FLUXLOOP_WAKE, 0, 0, NULL, 0);
+}
+
 uv_loop_t *fluxloop_loop(void) {
     if (thread_loop == NULL) {
         thread_loop = malloc(sizeof *thread_loop);
         if (thread_loop == NULL || uv_loop_init(thread_loop) != 0) abort(); /* no loop, no shell */
+        wake_descriptor = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        wake_poll = malloc(sizeof *wake_poll);
+        if (wake_descriptor < 0 || wake_poll == NULL || uv_poll_init(thread_loop, wake_poll, wake_descriptor) != 0
+            || uv_poll_start(wake_poll, UV_READABLE, woken) != 0) abort();
     }
     return thread_loop;
+}
+
+int fluxloop_wake_descriptor(void) {
+    fluxloop_loop();
+    return wake_descriptor;
+}
+
+void fluxloop_wake(int descriptor) {
+    uint64_t one = 1;
+    while (write(descriptor, &one, sizeof one) < 0 && errno == EINTR) {}
+}
+
+static int64_t monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+int64_t fluxloop_clock(void) { return monotonic_ns(); }
+
+#ifndef SYS_epoll_pwait2
+#define SYS_epoll_pwait2 441
+#endif
+
+/* Waits until libuv's epoll descriptor has an event or `timeout` (NULL: none) passed; > 0 when it has one.
+ * epoll_pwait2 (Linux 5.11) waits on it directly, to the nanosecond, a little cheaper than a ppoll on it;
+ * the event it returns stays for libuv's own wait, as libuv registers descriptors level-triggered. */
+static int wait_backend(int backend, const struct timespec *timeout) {
+    static int no_pwait2 = 0;
+    if (!no_pwait2) {
+        struct epoll_event event;
+        int ready = (int)syscall(SYS_epoll_pwait2, backend, &event, 1, timeout, NULL, 0);
+        if (ready >= 0 || errno != ENOSYS) return ready;
+        no_pwait2 = 1;
+    }
+    struct pollfd descriptor = { backend, POLLIN, 0 };
+    return ppoll(&descriptor, 1, timeout, NULL);
+}
+
+/* Whether libuv has descriptors to (un)register with epoll that only its next round registers: until
+ * then the epoll descriptor cannot report them. (An empty queue points at itself.) */
+static int watchers_pending(uv_loop_t *loop) {
+    return loop->watcher_queue[0] != (void *)&loop->watcher_queue;
+}
+
+int64_t fluxloop_round(int64_t due, int wait) {
+    uv_loop_t *loop = fluxloop_loop();
+    /* Descriptors started since the last round are registered first, in a round that does not wait: its
+     * callbacks may be what the caller waits for, so the round ends there. */
+    if (watchers_pending(loop)) {
+        uv_run(loop, UV_RUN_NOWAIT);
+        return monotonic_ns();
+    }
+    int64_t now = monotonic_ns();
+    if (wait && (due <= 0 || due > now)) {
+        uv_update_time(loop);
+        int libuv = uv_backend_timeout(loop); /* ms; -1: no libuv timer; 0: libuv has work now */
+        if (libuv != 0) {
+            int64_t limit = due > 0 ? due - now : -1;
+            int ours = 1;
+            if (libuv > 0 && (limit < 0 || (int64_t)libuv * 1000000 < limit)) {
+                limit = (int64_t)libuv * 1000000;
+                ours = 0;
+            }
+            struct timespec timeout = { (time_t)(limit / 1000000000), (long)(limit % 1000000000) };
+            int ready = wait_backend(uv_backend_fd(loop), limit < 0 ? NULL : &timeout);
+            now = monotonic_ns();
+            /* Only the earliest timer's time came: the timers are Swift's, libuv has nothing to do. */
+            if (ready == 0 && ours) return now;
+        }
+    }
+    uv_run(loop, UV_RUN_NOWAIT);
+    return now;
 }
 
 void fluxloop_report(uint64_t id, int kind, int64_t a, int64_t b, const char *bytes, size_t length) {

@@ -12,7 +12,13 @@ public final class Effect {
     /// When it started, in milliseconds on the runtime's clock.
     public let started: Double
     /// When it fires next, in milliseconds on the runtime's clock (timers only).
-    public internal(set) var due: Double?
+    public internal(set) var due: Double? {
+        get { nextDue?() ?? setDue }
+        set { setDue = newValue }
+    }
+    private var setDue: Double?
+    /// A real-clock timer's next firing, asked of its loop (which re-arms it without telling the effect).
+    var nextDue: (() -> Double?)?
     /// The process's id (processes only).
     public internal(set) var pid: Int32?
     /// Whether it is still live: not cancelled, not fired (for `after`), not exited (for a process).

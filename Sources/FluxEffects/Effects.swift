@@ -71,12 +71,23 @@ public final class Effects {
     /// How many processes one owner may have running at once.
     public var processLimit = 64
     /// Called before and after every callback (the shell hides the prompt being edited, then redraws it).
-    public var willRunCallback: (() -> Void)?
-    public var didRunCallback: (() -> Void)?
+    public var willRunCallback: (() -> Void)? {
+        get { hooks.will }
+        set { hooks.will = newValue }
+    }
+    public var didRunCallback: (() -> Void)? {
+        get { hooks.did }
+        set { hooks.did = newValue }
+    }
+    /// Both hooks in one property: a callback reads them with one access (one run-time exclusivity check).
+    private var hooks: (will: (() -> Void)?, did: (() -> Void)?) = (nil, nil)
 
-    /// The loop of the thread the runtime was made on, which it must be used from.
-    private let loop = EventLoop.shared
+    /// The loop of the thread the runtime was made on, which it must be used from (released elsewhere,
+    /// it ends its effects there).
+    public let loop = EventLoop.shared
     private var effects: [Int: Effect] = [:]
+    /// How many live effects are not listeners: what ``isBusy`` asks every round, without a scan.
+    private var calling = 0
     private var nextID = 1
     private var virtualNow: Double = 0
     private var virtualTimers = TimerHeap()
@@ -91,7 +102,20 @@ public final class Effects {
     }
 
     deinit {
-        endAll(waiting: 0)
+        guard !loop.isCurrent else { return endAll(waiting: 0) }
+        // Released on another thread than its loop's (a test's last reference, dropped elsewhere): what
+        // ends its effects runs on the loop's thread, at its next round; nothing here touches the loop.
+        // (Each stop finds the runtime gone: a process is SIGKILLed and reaped rather than given a grace period.)
+        let stops = effects.values.map(\.stop) + internalTimers.values.map { $0 }
+        for effect in effects.values { effect.isActive = false }
+        let ending = Array(ending.values)
+        loop.perform {
+            for stop in stops { stop() }
+            for channel in ending {
+                channel.killAndReap()
+                channel.release()
+            }
+        }
     }
 
     // MARK: What is live
@@ -111,7 +135,7 @@ public final class Effects {
 
     /// The clock's time in milliseconds: the loop's, or the virtual clock's (0 at the start).
     public var now: Double {
-        clock == .virtual ? virtualNow : Double(loop.now)
+        clock == .virtual ? virtualNow : loop.preciseNow
     }
 
     /// The live effects of `owner`.
@@ -156,20 +180,16 @@ public final class Effects {
             virtualTimers.insert(.init(due: effect.due!, order: nextOrder(), effect: effect.id))
             effect.stop = { [weak self] in self?.virtualFirings[effect.id] = nil }
         case .real:
-            let id = loop.register { [weak self, weak effect] event in
-                guard case .timer = event, let self, let effect, effect.isActive else { return }
-                if let interval {
-                    effect.due = self.now + interval
-                } else {
-                    self.end(effect)
-                }
+            // The loop's own timer, to the nanosecond; it holds its handler, so a firing is a call. The
+            // effect is held strongly (until the timer is cancelled), the runtime weakly.
+            let repeating = interval != nil
+            let timer = loop.schedule(after: Self.nanoseconds(delay), every: interval.map(Self.nanoseconds) ?? 0) { [weak self] in
+                guard let self, effect.isActive else { return }
+                if !repeating { self.end(effect) }
                 self.run(body)
             }
-            let handle = fluxloop_timer_start(id, UInt64(delay.rounded(.up)), interval.map { UInt64($0.rounded(.up)) } ?? 0)
-            effect.stop = { [loop] in
-                fluxloop_timer_close(handle)
-                loop.unregister(id)
-            }
+            effect.nextDue = { [loop] in loop.due(of: timer) }
+            effect.stop = { [loop] in loop.perform { loop.cancel(timer) } }
         }
         return effect
     }
@@ -279,8 +299,7 @@ public final class Effects {
         }
         guard let handle else {
             loop.unregister(id)
-            effects[effect.id] = nil
-            effect.isActive = false
+            forget(effect)
             throw EffectError("cannot run \(program): \(String(cString: strerror(error)))")
         }
         let channel = ProcessChannel(handle: handle, name: program)
@@ -288,9 +307,15 @@ public final class Effects {
         effect.process = channel
         var stopTimeout: (() -> Void)?
         effect.stop = { [weak self, loop] in
-            loop.unregister(id)
-            stopTimeout?()
-            self?.terminate(channel)
+            loop.perform {
+                loop.unregister(id)
+                stopTimeout?()
+                // Without its runtime (released) no grace period can be waited for.
+                if let self { self.terminate(channel) } else {
+                    channel.killAndReap()
+                    channel.release()
+                }
+            }
         }
         switch options.input {
         case .closed: channel.closeInput()
@@ -358,15 +383,13 @@ public final class Effects {
     private func realTimer(after delay: Double, _ body: @escaping () -> Void) -> () -> Void {
         let key = nextInternal
         nextInternal += 1
-        let id = loop.register { [weak self] _ in
-            self?.internalTimers[key]?()
+        let timer = loop.schedule(after: Self.nanoseconds(max(0, delay))) { [weak self] in
+            self?.internalTimers[key] = nil
             body()
         }
-        let handle = fluxloop_timer_start(id, UInt64(max(0, delay).rounded(.up)), 0)
         let stop = { [weak self, loop] in
-            guard self?.internalTimers.removeValue(forKey: key) != nil else { return }
-            fluxloop_timer_close(handle)
-            loop.unregister(id)
+            self?.internalTimers[key] = nil
+            loop.perform { loop.cancel(timer) }
         }
         internalTimers[key] = stop
         return stop
@@ -407,13 +430,14 @@ public final class Effects {
         var error: Int32 = 0
         guard let handle = fluxloop_watch_start(UInt64(id), path, &error) else {
             loop.unregister(id)
-            effects[effect.id] = nil
-            effect.isActive = false
+            forget(effect)
             throw EffectError("cannot watch \(path): \(String(cString: fluxloop_strerror(error)))")
         }
         effect.stop = { [loop] in
-            fluxloop_watch_close(handle)
-            loop.unregister(id)
+            loop.perform {
+                fluxloop_watch_close(handle)
+                loop.unregister(id)
+            }
         }
         return effect
     }
@@ -441,7 +465,7 @@ public final class Effects {
     /// Whether a live effect could still call back: a timer, a process, a watch, or work queued with
     /// ``soon(_:)`` (listeners, which only other effects set off, do not count).
     public var isBusy: Bool {
-        !internalTimers.isEmpty || !ending.isEmpty || effects.values.contains { $0.kind != .listener }
+        calling > 0 || !internalTimers.isEmpty || !ending.isEmpty
     }
 
     // MARK: Ending
@@ -470,7 +494,7 @@ public final class Effects {
         fluxloop_timer_close(tick)
         for channel in ending.values { channel.release() }
         ending.removeAll()
-        for stop in internalTimers.values { stop() }
+        for stop in Array(internalTimers.values) { stop() }
         fluxloop_kill_all()
         loop.runOnce(wait: false) // closes the handles just closed
     }
@@ -478,10 +502,15 @@ public final class Effects {
     /// Takes `effect` out of the live list and stops it.
     func end(_ effect: Effect) {
         guard effect.isActive else { return }
-        effect.isActive = false
-        effects[effect.id] = nil
+        forget(effect)
         effect.stop()
         effect.stop = {}
+    }
+
+    /// Takes `effect` out of the live list.
+    private func forget(_ effect: Effect) {
+        effect.isActive = false
+        if effects.removeValue(forKey: effect.id) != nil, effect.kind != .listener { calling -= 1 }
     }
 
     // MARK: Running
@@ -493,25 +522,29 @@ public final class Effects {
     ///   `shouldStop` is asked at once after a Ctrl-C.
     @discardableResult
     public func runUntilIdle(timeout: Double? = nil, wake: Int32 = -1, shouldStop: () -> Bool = { false }) -> Bool {
-        let deadline = timeout.map { Double(loop.now) + $0 }
-        var waker: OpaquePointer?
         var poll: OpaquePointer?
         if wake >= 0 {
             var error: Int32 = 0
             poll = fluxloop_poll_start(0, wake, &error)
         }
-        if let timeout { waker = fluxloop_timer_start(0, UInt64(max(0, timeout).rounded(.up)), 0) }
+        // The time limit is a flag its timer raises: no clock read per round.
+        let limit = TimeLimit()
+        let waker = timeout.map { timeout in loop.schedule(after: Self.nanoseconds(max(0, timeout))) { limit.passed = true } }
         defer {
             fluxloop_poll_stop(poll)
-            fluxloop_timer_close(waker)
+            if let waker { loop.cancel(waker) }
         }
         while isBusy {
             if shouldStop() { return false }
-            if let deadline, Double(loop.now) >= deadline { return false }
+            if limit.passed { return false }
             if clock == .virtual && !hasPendingOutside { return false } // only the virtual clock moves its timers
             loop.runOnce()
         }
         return true
+    }
+
+    private final class TimeLimit {
+        var passed = false
     }
 
     /// Runs the loop until no process is running and what watches saw is handed on, or `timeout`
@@ -535,9 +568,10 @@ public final class Effects {
 
     /// Runs a callback, between the hooks that keep the prompt out of its way.
     func run(_ body: () -> Void) {
-        willRunCallback?()
+        let hooks = hooks
+        hooks.will?()
         body()
-        didRunCallback?()
+        hooks.did?()
     }
 
     private func make(owner: EffectOwner, kind: EffectKind, detail: String) -> Effect {
@@ -545,7 +579,13 @@ public final class Effects {
         nextID += 1
         effect.runtime = self
         effects[effect.id] = effect
+        if kind != .listener { calling += 1 }
         return effect
+    }
+
+    /// Milliseconds as the loop's nanoseconds.
+    private static func nanoseconds(_ milliseconds: Double) -> Int64 {
+        Int64((milliseconds * 1_000_000).rounded())
     }
 
     /// `1500` as `1500 ms`, `60000` as `60 s`.

@@ -8,11 +8,19 @@ import Foundation
 /// event to the function registered for that number. One thread runs the loop, the thread that reads
 /// the shell's input.
 ///
+/// Timers are the loop's own (``schedule(after:every:_:)``): it sleeps until the earliest with one
+/// `epoll_pwait2` on libuv's epoll descriptor, to the nanosecond, and fires every timer due when it wakes
+/// without a libuv round when nothing else is ready. libuv's own timers still work, to the millisecond.
+///
+/// A loop belongs to its thread: only that thread runs it or changes what it holds; another thread hands
+/// it work with ``perform(_:)``.
+///
 /// ```swift
 /// let loop = EventLoop.shared
-/// let id = loop.register { event in print(event) }
-/// let timer = fluxloop_timer_start(id, 100, 0)
-/// while loop.runOnce() {}
+/// var fired = 0
+/// let timer = loop.schedule(after: 1_000_000, every: 1_000_000) { fired += 1 }
+/// while fired < 10 { loop.runOnce() }
+/// loop.cancel(timer)
 /// ```
 public final class EventLoop {
     /// What a handle reported.
@@ -62,8 +70,19 @@ public final class EventLoop {
 
     private var handlers: [UInt64: (Event) -> Void] = [:]
     private var nextID: UInt64 = 1
+    /// The loop's timers: it sleeps until the earliest, to the nanosecond, and fires each itself. (Taking
+    /// them out into a local around each change, to spare the property's run-time exclusivity checks, cost
+    /// as many instructions in retains and releases as it saved: measured, not kept.)
+    private var timers = LoopTimers()
+    /// The number of the thread the loop belongs to: only that thread runs it or changes what it holds.
+    private let thread: Int
+    /// What another thread handed the loop (``perform(_:)``), run at its next round.
+    private let inbox = Inbox()
+    private let wakeDescriptor: Int32
 
     private init() {
+        thread = Int(fluxloop_thread_number())
+        wakeDescriptor = fluxloop_wake_descriptor()
         fluxloop_set_event_function { id, kind, a, b, bytes, length in
             EventLoop.shared.deliver(id: id, kind: kind, a: a, b: b, bytes: bytes, length: length)
         }
@@ -82,24 +101,86 @@ public final class EventLoop {
         handlers[id] = nil
     }
 
-    /// Runs one round of the loop: waits for an event (unless `wait` is false), handles what is due.
-    ///
-    /// - Returns: Whether any handle is still active.
-    @discardableResult
-    public func runOnce(wait: Bool = true) -> Bool {
-        fluxloop_run(wait ? 1 : 2) != 0
+    // MARK: Threads
+
+    /// Whether the calling thread is the loop's: the only one that may run it or change what it holds.
+    public var isCurrent: Bool { Int(fluxloop_thread_number()) == thread }
+
+    /// Runs `work` on the loop's thread: now when called there, else at the loop's next round (the loop
+    /// is woken for it). What an object made on one thread and released on another must do to the loop.
+    public func perform(_ work: @escaping () -> Void) {
+        if isCurrent { return work() }
+        inbox.append(work)
+        fluxloop_wake(wakeDescriptor)
+    }
+
+    /// Work handed over by other threads, taken under a lock: the only state of the loop they touch.
+    private final class Inbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var work: [() -> Void] = []
+
+        func append(_ item: @escaping () -> Void) { lock.withLock { work.append(item) } }
+
+        func take() -> [() -> Void] {
+            lock.withLock {
+                defer { work = [] }
+                return work
+            }
+        }
+    }
+
+    // MARK: Timers
+
+    /// An identifier of one of the loop's timers.
+    public typealias Timer = LoopTimers.ID
+
+    /// Calls `handler` `delay` nanoseconds from now, then every `interval` ns (0: once), on the loop's own
+    /// clock (monotonic, to the nanosecond: no millisecond rounding, no drift for a repeating timer).
+    /// Call on the loop's thread.
+    public func schedule(after delay: Int64, every interval: Int64 = 0, _ handler: @escaping () -> Void) -> Timer {
+        timers.add(due: fluxloop_clock() + max(0, delay), interval: max(0, interval), handler)
+    }
+
+    /// Cancels `timer` (fired or cancelled already: nothing happens). Call on the loop's thread.
+    public func cancel(_ timer: Timer) {
+        timers.remove(timer)
+    }
+
+    /// When `timer` fires next, in milliseconds on ``now``'s clock; nil when it is not set.
+    public func due(of timer: Timer) -> Double? {
+        timers.due(of: timer).map { Double($0) / 1_000_000 }
+    }
+
+    /// How many timers the loop holds.
+    public var timerCount: Int { timers.count }
+
+    // MARK: Running
+
+    /// Runs one round of the loop: waits for an event or the earliest timer (unless `wait` is false),
+    /// handles what is ready, then fires every timer due when it woke, earliest first.
+    public func runOnce(wait: Bool = true) {
+        let now = fluxloop_round(timers.nextDue(), wait ? 1 : 0)
+        while let handler = timers.popDue(at: now) { handler() }
     }
 
     /// Makes a running round return once it has handled what it is handling.
     public func stop() { fluxloop_stop() }
 
-    /// The loop's clock, in milliseconds since an arbitrary start (brought up to date first).
+    /// The loop's clock, in milliseconds since an arbitrary start (monotonic).
     public var now: UInt64 {
-        fluxloop_update_time()
-        return fluxloop_now()
+        UInt64(fluxloop_clock() / 1_000_000)
+    }
+
+    /// The loop's clock in milliseconds, with their fraction.
+    public var preciseNow: Double {
+        Double(fluxloop_clock()) / 1_000_000
     }
 
     private func deliver(id: UInt64, kind: Int32, a: Int64, b: Int64, bytes: UnsafePointer<CChar>?, length: Int) {
+        if kind == FLUXLOOP_WAKE {
+            for work in inbox.take() { work() }
+            return
+        }
         guard let handler = handlers[id] else { return }
         switch Int(kind) {
         case FLUXLOOP_TIMER: handler(.timer)

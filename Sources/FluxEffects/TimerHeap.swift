@@ -1,5 +1,5 @@
-/// The virtual clock's timers, earliest first (ties in the order they were set): a binary heap, so
-/// 10,000 timers cost a logarithm each, not a scan.
+/// Timers earliest first (ties in the order they were set) — the virtual clock's, and each loop's
+/// (``LoopTimers``): a binary heap, so 10,000 timers cost a logarithm each, not a scan.
 struct TimerHeap {
     struct Entry {
         let due: Double

@@ -17,6 +17,15 @@ import Foundation
 enum EffectsBench {
     static func figures(_ options: Options) throws -> [Figure] {
         var lines = Samples(), idle = Samples()
+        let environment = ProcessInfo.processInfo.environment
+        if let phase = environment["FLUX_BENCH_TIMER_PHASE"] {
+            // For counting instructions (callgrind counts user-space ones only, and runs ~50 times slower, so
+            // a longer interval keeps the timer from falling behind): one phase alone, whose count less the
+            // other's, over the firings, is a firing's cost besides Lua's.
+            let interval = Int(environment["FLUX_BENCH_TIMER_MS"] ?? "1") ?? 1
+            let timers = try timerRounds(max(1, options.runs), only: phase, interval: interval)
+            return [Figure(workload: "14 effects", name: "\(phase) phase alone, every \(interval) ms", samples: phase == "timer" ? timers.timer : timers.paced, unit: "ms CPU/1,000")]
+        }
         let timers = try timerRounds(max(9, options.runs * 3))
         for _ in 0 ..< max(1, min(options.runs, 3)) { lines.add(try processLines()) }
         if let shell = ShellStartup.locate() { idle.add(try idleShell(shell, seconds: 10)) }
@@ -27,6 +36,8 @@ enum EffectsBench {
                    notes: "the same dispatches paced by a sleep, no loop: \(fixed(timers.paced.median, decimals: 2)) ms; unpaced \(fixed(timers.unpaced.median, decimals: 2)) ms"),
             Figure(workload: "14 effects", name: "timer ÷ paced, per round", samples: timers.ratio, unit: "×",
                    notes: "\(ratios.count) alternated rounds of 1,000 firings; middle half ×\(fixed(ratios[quarter], decimals: 3))–\(fixed(ratios[ratios.count - 1 - quarter], decimals: 3)); target ≤ 1.05"),
+            Figure(workload: "14 effects", name: "firings a second, flux.every(1)", samples: timers.rate, unit: "/s",
+                   notes: "1,000 firings over the timer phase's wall time; the paced phase sleeps to absolute times: 1,000"),
             Figure(workload: "14 effects", name: "idle shell, 10 s", samples: idle, unit: "ms CPU",
                    notes: idle.isEmpty ? "no release fluxsh beside flux-bench" : ""),
             Figure(workload: "14 effects", name: "process lines → store", samples: lines, unit: "k lines/s"),
@@ -36,7 +47,7 @@ enum EffectsBench {
     /// `rounds` rounds, each a timer phase and a paced phase of 1,000 firings (in alternating order), in
     /// CPU milliseconds per 1,000 firings; the ratio of the two within each round; and the unpaced cost of
     /// the dispatches alone (a Lua loop, no wake-ups), for scale.
-    static func timerRounds(_ rounds: Int) throws -> (timer: Samples, paced: Samples, ratio: Samples, unpaced: Samples) {
+    static func timerRounds(_ rounds: Int, only phase: String? = nil, interval: Int = 1) throws -> (timer: Samples, paced: Samples, ratio: Samples, unpaced: Samples, rate: Samples) {
         let firings = 1000
         let bench = LuaBench()
         // One function both phases call: the timer's callback, and what the paced loop calls.
@@ -47,9 +58,9 @@ enum EffectsBench {
           flux.dispatch("bench.increment")
           if fired == target then handle:cancel() end
         end
-        function bench_every(n)
+        function bench_every(n, ms)
           fired, target = 0, n
-          handle = flux.every(1, bench_tick)
+          handle = flux.every(ms, bench_tick)
         end
         function bench_paced() fired, target = 0, -1 end
         """, chunkName: "effects-bench")
@@ -58,12 +69,18 @@ enum EffectsBench {
         let paced = bench.host.vm.globalRef("bench_paced")
         let tick = bench.host.vm.globalRef("bench_tick")
 
+        var rate = Samples()
         func timerPhase() throws -> Double {
             let before = bench.store.state.count
-            try bench.host.vm.call(every) { $0.push(firings) }
+            try bench.host.vm.call(every) {
+                $0.push(firings)
+                $0.push(interval)
+            }
             let cpuBefore = threadCPU()
-            bench.host.effects.runUntilIdle(timeout: Double(firings) * 10)
+            let start = DispatchTime.now().uptimeNanoseconds
+            bench.host.effects.runUntilIdle(timeout: Double(firings * interval) * 10)
             let cpu = threadCPU() - cpuBefore
+            rate.add(Double(firings) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
             guard bench.store.state.count - before == firings else {
                 throw BenchmarkFailure("effects: \(bench.store.state.count - before) of \(firings) timer dispatches")
             }
@@ -77,8 +94,8 @@ enum EffectsBench {
             clock_gettime(CLOCK_MONOTONIC, &next)
             let cpuBefore = threadCPU()
             for _ in 0 ..< firings {
-                next.tv_nsec += 1_000_000
-                if next.tv_nsec >= 1_000_000_000 { next.tv_sec += 1; next.tv_nsec -= 1_000_000_000 }
+                next.tv_nsec += interval * 1_000_000
+                while next.tv_nsec >= 1_000_000_000 { next.tv_sec += 1; next.tv_nsec -= 1_000_000_000 }
                 while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil) == EINTR {}
                 try bench.host.vm.call(tick) { _ in }
             }
@@ -89,8 +106,14 @@ enum EffectsBench {
             return cpu / Double(firings) * 1000
         }
 
+        if let phase {
+            var alone = Samples()
+            for _ in 0 ..< rounds + 1 { alone.add(phase == "timer" ? try timerPhase() : try pacedPhase()) }
+            return (alone, alone, Samples(), Samples(), rate)
+        }
         _ = try timerPhase() // warm-up: the first firings' one-time costs fall on neither figure
         _ = try pacedPhase()
+        rate = Samples()
         var timer = Samples(), pacedCPU = Samples(), ratio = Samples()
         for round in 0 ..< rounds {
             let t: Double, p: Double
@@ -112,7 +135,7 @@ enum EffectsBench {
         let unpacedBefore = threadCPU()
         _ = try bench.time(loop, count: 20_000)
         let unpaced = Samples([(threadCPU() - unpacedBefore) / 20])
-        return (timer, pacedCPU, ratio, unpaced)
+        return (timer, pacedCPU, ratio, unpaced, rate)
     }
 
     /// Thousands of lines a second from a process into the store.

@@ -20,6 +20,7 @@ enum {
     FLUXLOOP_OUTPUT = 3,  /* a process wrote: a = 1 stdout, 2 stderr; bytes */
     FLUXLOOP_EXIT = 4,    /* a process ended, its output all reported: a = exit code, b = signal */
     FLUXLOOP_CHANGE = 5,  /* a watched path changed: a = 1 rename, 2 change, 3 both; b = status; bytes = name */
+    FLUXLOOP_WAKE = 6,    /* another thread handed the loop work (fluxloop_wake); id 0 */
 };
 
 /* The function every event goes to: the id Swift gave the handle, the kind, two numbers, and bytes. */
@@ -33,6 +34,21 @@ int fluxloop_thread_number(void);
 /* Runs the thread's loop: mode 0 until no handle is active, 1 one round (waiting for an event),
  * 2 one round without waiting. Returns whether handles are still active. */
 int fluxloop_run(int mode);
+/*
+ * One round of the thread's loop for a caller that keeps timers of its own: waits (when `wait`) until
+ * `due` (CLOCK_MONOTONIC nanoseconds, as fluxloop_clock; 0 or less: no timer of the caller's), a
+ * descriptor is ready or a libuv timer is due, then runs what libuv has ready. The wait is one
+ * epoll_pwait2 on libuv's epoll descriptor, to the nanosecond; when only `due` came, libuv's round is left
+ * out. A round that first registers descriptors started since the last one does not wait.
+ * Returns the clock at waking.
+ */
+int64_t fluxloop_round(int64_t due, int wait);
+/* CLOCK_MONOTONIC in nanoseconds. */
+int64_t fluxloop_clock(void);
+/* The calling thread's loop's wake-up descriptor: what fluxloop_wake, from any thread, writes to. */
+int fluxloop_wake_descriptor(void);
+/* Wakes the loop whose wake-up descriptor is `descriptor` (safe from any thread): it reports FLUXLOOP_WAKE. */
+void fluxloop_wake(int descriptor);
 /* Makes the loop's run return after the current round. */
 void fluxloop_stop(void);
 /* The loop's clock in milliseconds (updated at each round). */
