@@ -8,8 +8,8 @@ import GRDBSQLite
 ///
 /// Each run's line and stores are written back to back into one text, and bound straight from it
 /// (`SQLITE_STATIC`: nothing copied) to a multi-row `INSERT` prepared once per connection and size;
-/// the bindings are cleared before the text changes again. A payload writer is found once per action
-/// type (``ActionLogEntry/payloadWriter(for:)``), the stores once per action name in a row.
+/// the bindings are cleared before the text changes again. Each action writes its own payload
+/// (``Action/writePayloadJSON(into:)``); the stores are found once per action name in a row.
 struct SessionJournalRows {
     /// Each statement's text by its number of rows.
     private let statements: [Int: String]
@@ -26,8 +26,6 @@ struct SessionJournalRows {
     /// The text of the rows being written (UTF-8), and where each row's line and stores are in it.
     private var text: [UInt8] = []
     private var fields: [(line: Range<Int>, stores: Range<Int>)] = []
-    private var lastType: (any Action.Type)?
-    private var writer: ActionLogEntry.PayloadWriter = { _, _ in }
     /// The stores of each action name met in this write (stores may be defined between two), the last one's at hand.
     private var known: [String: String] = [:]
     private var lastName = ""
@@ -76,14 +74,15 @@ struct SessionJournalRows {
                 defer { sqlite3_clear_bindings(handle) } // nothing bound points into the text once it changes
                 sqlite3_reset(handle)
                 var column: Int32 = 1
-                for (run, field) in zip(runs, fields) {
+                for (index, field) in zip(runs.indices, fields) {
+                    let count = runs[index].count
                     sqlite3_bind_int64(handle, column, Int64(key))
-                    sqlite3_bind_int64(handle, column + 1, Int64(run.count))
+                    sqlite3_bind_int64(handle, column + 1, Int64(count))
                     sqlite3_bind_text(handle, column + 2, base + field.line.lowerBound, Int32(field.line.count), nil)
                     sqlite3_bind_text(handle, column + 3, base + field.stores.lowerBound, Int32(field.stores.count), nil)
-                    sqlite3_bind_double(handle, column + 4, run.lastTime)
+                    sqlite3_bind_double(handle, column + 4, runs[index].lastTime)
                     column += 5
-                    key += keyedByEntries ? run.count : 1
+                    key += keyedByEntries ? count : 1
                 }
                 let code = sqlite3_step(handle)
                 guard code == SQLITE_DONE else {
@@ -101,15 +100,9 @@ struct SessionJournalRows {
     private mutating func encode(_ entry: ActionLogEntry) {
         let lineStart = text.count
         var name = ""
-        if let action = entry.action {
-            if type(of: action) != lastType {
-                lastType = type(of: action)
-                writer = ActionLogEntry.payloadWriter(for: action)
-            }
-            name = action.name
-        }
+        if let action = entry.action { name = action.name }
         do {
-            try entry.writeLine(into: &text, payload: writer)
+            try entry.writeLine(into: &text)
         } catch {
             // What was written of the line goes; the line that says the payload does not encode stands for it.
             text.removeSubrange(lineStart...)

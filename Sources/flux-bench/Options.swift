@@ -13,6 +13,9 @@ struct Options {
     /// Whether workload 2 also runs in a session; off for counting instructions, since a session saves
     /// on a timer and a slowed run saves more often.
     var inSession = true
+    /// `session-cost` runs only the VM without a session (false) or only the one in a session (true), one
+    /// line and no replay: for counting each half's instructions apart.
+    var sessionHalf: Bool?
     /// The workloads named on the command line, or all of them.
     var chosen: [String] = []
 
@@ -40,7 +43,7 @@ struct Options {
     /// What `--help` and a wrong argument print.
     static let usage = """
     usage: flux-bench [--runs N] [--shell-runs N] [--actions N] [--lua-actions N] [--subscribers N] [--no-warm-up]
-                      [--no-session] [workload…]
+                      [--no-session] [--session-half without|with] [workload…]
 
     Runs every workload, or those named, and prints one table of medians over the runs.
       --runs N         runs per figure (default 5)
@@ -50,6 +53,9 @@ struct Options {
       --subscribers N  only this many subscribers in swift-dispatch (default: 1, then 10)
       --no-warm-up     no unmeasured first run of the dispatch workloads (for counting instructions)
       --no-session     workload 2 not also in a session (for counting instructions)
+      --session-half without|with
+                       session-cost: only the VM without (or with) a session, one line of --lua-actions
+                       dispatches, no replay (for counting instructions)
 
     workloads:
     \(workloads.map { "  \($0.name.padding(to: 16))\($0.summary)" }.joined(separator: "\n"))
@@ -73,6 +79,12 @@ struct Options {
             case "--subscribers": subscribers = [try count(argument)]
             case "--no-warm-up": warmUp = false
             case "--no-session": inSession = false
+            case "--session-half":
+                switch rest.popFirst() {
+                case "without": sessionHalf = false
+                case "with": sessionHalf = true
+                default: throw BenchmarkFailure("--session-half needs 'without' or 'with'\n\n\(Self.usage)")
+                }
             case "-h", "--help":
                 print(Self.usage)
                 exit(0)

@@ -78,6 +78,7 @@ struct SessionDispatchCost {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flux-bench-cost-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let count = options.luaActions
+        if let inSession = options.sessionHalf { return [try half(inSession: inSession, options, folder: folder)] }
         progress("session cost: \(options.runs) rounds of \(count) Lua dispatches with payloads, without and with a session")
         let plain = try prepare(sessionIn: nil)
         let kept = try prepare(sessionIn: folder)
@@ -100,6 +101,20 @@ struct SessionDispatchCost {
         ]
         figures.append(try replayMemory(options, folder: folder))
         return figures
+    }
+
+    /// One half alone (`--session-half`): one line of `--lua-actions` dispatches in the VM without a
+    /// session or in the one kept in a session, for callgrind to count (N and 2N, the difference).
+    static func half(inSession: Bool, _ options: Options, folder: URL) throws -> Figure {
+        let count = options.luaActions
+        progress("session cost: \(count) Lua dispatches with payloads, \(inSession ? "in a session" : "without a session") only")
+        let prepared = try prepare(sessionIn: inSession ? folder : nil)
+        if options.warmUp { _ = try line(prepared, count: max(1, count / 10)) }
+        var samples = Samples()
+        samples.add(try line(prepared, count: count) / Double(count) * 1e6)
+        prepared.session?.close()
+        return Figure(workload: "15 session cost", name: inSession ? "the same in a session" : "Lua dispatch with payload",
+                      samples: samples, unit: "µs", notes: inSession ? "journal and save included" : "no session")
     }
 
     /// The peak memory of the release `fluxsh` replaying a log of `FLUX_BENCH_REPLAY_LINES` (1,000,000)

@@ -17,6 +17,11 @@ public protocol Action: Codable {
     /// The name of this action; the type's ``name`` unless an action carries its own (as actions
     /// defined by scripts do).
     var name: String { get }
+
+    /// Appends the action's payload as JSON, in UTF-8, to `bytes`, as an action log line holds it:
+    /// `JSONEncoder`'s text with sorted keys, or the action's own (``ExactJSONPayload``). Given a
+    /// default: an action writes its own only to be faster.
+    func writePayloadJSON(into bytes: inout [UInt8]) throws
 }
 
 extension Action {

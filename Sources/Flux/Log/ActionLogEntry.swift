@@ -84,22 +84,23 @@ public struct ActionLogEntry {
         return String(decoding: line, as: UTF8.self)
     }
 
-    /// Appends an action's payload as JSON, in UTF-8, to a buffer: see ``payloadWriter(for:)``.
+    /// Appends an action's payload as JSON, in UTF-8, to a buffer.
     public typealias PayloadWriter = (_ action: any Action, _ bytes: inout [UInt8]) throws -> Void
 
-    /// Appends the entry as ``jsonLine()`` writes it, in UTF-8, to `line`; `payload` writes an action's
-    /// payload, found for its type once by a writer of many lines (``payloadWriter(for:)``). On a
-    /// throw, `line` may hold part of the entry.
+    /// Appends the entry as ``jsonLine()`` writes it, in UTF-8, to `line`; `payload`, when given, writes
+    /// an action's payload instead of its own ``Action/writePayloadJSON(into:)``. On a throw, `line`
+    /// may hold part of the entry.
     public func writeLine(into line: inout [UInt8], payload: PayloadWriter? = nil) throws {
-        // Written in place, field after field, into bytes: a journal writes one line per action it saves.
-        func add(_ text: String) { line.append(contentsOf: text.utf8) }
+        // Written in place, field after field, into bytes, with no string made: a journal writes one
+        // line per action it saves.
+        func add(_ piece: StaticString) { piece.withUTF8Buffer { line.append(contentsOf: $0) } }
         add("{")
         switch event {
         case let .action(action):
             add(#""name":"#)
             JSONText.appendQuoted(action.name, to: &line)
             add(#","payload":"#)
-            try (payload ?? Self.payloadWriter(for: action))(action, &line)
+            if let payload { try payload(action, &line) } else { try action.writePayloadJSON(into: &line) }
             if isFollowUp { add(#","followUp":true"#) }
             if isEffect { add(#","effect":true"#) }
         case let .step(step):
@@ -115,32 +116,19 @@ public struct ActionLogEntry {
         }
         if let group {
             add(#","group":"#)
-            add(String(group.id))
+            JSONText.appendInteger(group.id, to: &line)
             add(#","label":"#)
             JSONText.appendQuoted(group.label, to: &line)
         }
         add(#","time":"#)
-        add(JSONText.float(time) ?? "0.0")
+        if !JSONText.appendFloat(time, to: &line) { add("0.0") }
         add("}")
     }
 
-    /// How actions of `action`'s type write their payload: their own text when they write one, else
-    /// `JSONEncoder`'s. Found once per type (the cast to ``ExactJSONPayload`` is a search of the
-    /// type's conformances), then called for each action of it.
+    /// How actions of `action`'s type write their payload: their own
+    /// ``Action/writePayloadJSON(into:)``, which every action has.
     public static func payloadWriter(for action: any Action) -> PayloadWriter {
-        guard let exact = action as? any ExactJSONPayload else {
-            return { action, bytes in bytes.append(contentsOf: try encodedPayload(of: action).utf8) }
-        }
-        func writing<E: ExactJSONPayload>(_: E) -> PayloadWriter {
-            { action, bytes in
-                if let action = action as? E {
-                    try action.writePayloadJSON(into: &bytes)
-                } else {
-                    bytes.append(contentsOf: try payloadJSON(of: action).utf8)
-                }
-            }
-        }
-        return writing(exact)
+        { action, bytes in try action.writePayloadJSON(into: &bytes) }
     }
 
     /// The entry's line; for an action whose payload does not encode, a line that names it and says so
@@ -154,17 +142,13 @@ public struct ActionLogEntry {
         #"{"name":\#(JSONText.quote(name)),"unencodable":true}"#
     }
 
-    /// An action's payload as JSON: its own text when it writes one, else `JSONEncoder`'s.
+    /// An action's payload as JSON: its own text when it writes one, else `JSONEncoder`'s
+    /// (``Action/writePayloadJSON(into:)``).
     public static func payloadJSON(of action: any Action) throws -> String {
         if let exact = action as? any ExactJSONPayload { return try exact.payloadJSON() }
-        return try encodedPayload(of: action)
-    }
-
-    /// An action's payload as `JSONEncoder` writes it.
-    private static func encodedPayload(of action: any Action) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(action), as: UTF8.self)
+        var bytes: [UInt8] = []
+        try action.writePayloadJSON(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Builds an action from its name and its payload as `JSONSerialization` parsed it (nil when the

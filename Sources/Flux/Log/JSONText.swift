@@ -4,7 +4,7 @@ public enum JSONText {
     public static func quote(_ text: String) -> String {
         // Most text needs no escape: copied whole. A byte 0xE2 may begin U+2028 or U+2029, checked below.
         let utf8 = text.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+        if !utf8.contains(where: needsEscape) {
             return "\"" + text + "\""
         }
         // Byte by byte (a state's text may be megabytes): only ASCII bytes and U+2028/U+2029 are escaped.
@@ -48,13 +48,28 @@ public enum JSONText {
     /// Appends `text` as a JSON string, quoted and escaped, to the UTF-8 `output`: text that needs no
     /// escape is copied in place, with no string of its own (a journal writes a few per action it saves).
     public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
-        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
-            output.append(contentsOf: quote(text).utf8)
-        } else {
+        // A native or small string's bytes are read in place: one pass to look for a byte to escape, one copy.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where needsEscape(byte) { return false }
+            output.append(0x22)
+            output.append(contentsOf: bytes)
+            output.append(0x22)
+            return true
+        }
+        if copied == true { return }
+        if copied == nil, !text.utf8.contains(where: needsEscape) {
             output.append(0x22)
             output.append(contentsOf: text.utf8)
             output.append(0x22)
+        } else {
+            output.append(contentsOf: quote(text).utf8)
         }
+    }
+
+    /// Whether `quote` escapes the byte, or may (0xE2 begins U+2028 and U+2029).
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2
     }
 
     /// A finite double as a JSON number that reads back as a double: always with a point or an

@@ -37,25 +37,32 @@ public struct LuaAction: Action, Equatable, ExactJSONPayload {
     /// not a list (`{[10] = "x"}`) is written in ``LuaStateText``'s form, `{"lua-pairs-1": [[10, "x"]]}`,
     /// so they stay integers; so is one whose only key is that name, so the two cannot be confused.
     public func payloadJSON() throws -> String {
-        if payload.hasIntegerKeys || payload.hasWholeFloat || Self.isPairsForm(payload) {
-            return "{" + JSONText.quote(LuaStateText.format) + ":" + (try payload.pairsJSON()) + "}"
-        }
-        return try payload.json()
+        var text: [UInt8] = []
+        try writePayloadJSON(into: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Appends the payload as ``payloadJSON()`` writes it, in UTF-8, to `text`, with no string of its own.
     public func writePayloadJSON(into text: inout [UInt8]) throws {
-        if payload.hasIntegerKeys || payload.hasWholeFloat || Self.isPairsForm(payload) {
-            text.append(contentsOf: try payloadJSON().utf8)
-        } else {
-            try payload.writeJSON(into: &text)
+        let start = text.count
+        // Most payloads are plain: written in one pass, which stops at what needs the pairs form.
+        do {
+            if !Self.isPairsForm(payload), try payload.writePlainJSON(into: &text) { return }
+        } catch {
+            // What cannot be written at all throws as it would in the form the payload is written in.
+            text.removeSubrange(start...)
+            if !(payload.hasIntegerKeys || payload.hasWholeFloat) { throw error }
         }
+        text.removeSubrange(start...)
+        text.append(contentsOf: "{\(JSONText.quote(LuaStateText.format)):".utf8)
+        text.append(contentsOf: try payload.pairsJSON().utf8)
+        text.append(UInt8(ascii: "}"))
     }
 
     /// Whether a payload's JSON is a table in ``LuaStateText``'s form: an object whose one key is its name.
     static func isPairsForm(_ payload: LuaValue) -> Bool {
-        guard case let .table(fields) = payload else { return false }
-        return fields.count == 1 && fields[.string(LuaStateText.format)] != nil
+        guard case let .table(fields) = payload, fields.count == 1 else { return false }
+        return fields.keys.first == .string(LuaStateText.format)
     }
 
     private enum Keys: String, CodingKey { case name, payload }
