@@ -76,13 +76,15 @@ final class SessionJournal {
                 lastGroupID = group?.id
                 lastOrigin = origin
             }
+            count += 1
             sinceSnapshot += 1
             return Due(spill: !settled && runs.count >= SessionJournalSpill.threshold, snapshot: sinceSnapshot >= snapshotInterval,
                        deadline: settled && now >= deadline)
         }
 
-        /// How many actions and steps wait to be saved.
-        var count: Int { runs.reduce(0) { $0 + $1.count } }
+        /// How many actions and steps the runs hold, kept as they change: a snapshot asks at every
+        /// thousandth entry, and summing thousands of runs then cost more than the entries themselves.
+        var count = 0
     }
 
     private(set) var pending = Pending()
@@ -149,6 +151,7 @@ final class SessionJournal {
     private func appendAlone(_ entry: ActionLogEntry, settled: Bool) {
         pending.travelled = true
         pending.runs.append(Run(entry: entry, count: 1, lastTime: entry.time))
+        pending.count += 1
         pending.runsBefore = pending.runs.count
         // A replay from an earlier snapshot could not take back a step made before it.
         snapshot()
@@ -163,6 +166,7 @@ final class SessionJournal {
         while left > 0, let last = pending.runs.indices.last {
             let taken = min(left, pending.runs[last].count)
             pending.runs[last].count -= taken
+            pending.count -= taken
             left -= taken
             if pending.runs[last].count == 0 { pending.runs.removeLast() }
         }
@@ -186,7 +190,9 @@ final class SessionJournal {
         guard let spill, spill.failure == nil else { return } // a failed spill is not tried again at each action
         let taken = pending.runs.count - 1
         guard spill.write(pending.runs[..<taken]) else { return } // kept in memory, as without a spill
-        spilledCount += pending.runs[..<taken].reduce(0) { $0 + $1.count }
+        let moved = pending.runs[..<taken].reduce(0) { $0 + $1.count }
+        spilledCount += moved
+        pending.count -= moved
         pending.runs.removeFirst(taken)
         pending.runsBefore = max(0, pending.runsBefore - taken)
     }
@@ -194,6 +200,7 @@ final class SessionJournal {
     /// Forgets what was saved (or given up).
     func clear() {
         pending.runs.removeAll(keepingCapacity: true)
+        pending.count = 0
         pending.actionNames.removeAll(keepingCapacity: true)
         pending.lastName = ""
         snapshots.removeAll()
