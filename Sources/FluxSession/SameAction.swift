@@ -24,35 +24,26 @@ class SameAction {
 
     /// One holding `action`.
     static func holding(_ action: any Action) -> SameAction {
-        if hasNoFields(action) { return Fieldless(action) }
-        guard let equatable = action as? any Equatable else { return Unequatable(action) }
+        if hasNoFields(action) { return ByType(action, always: .same) }
+        guard let equatable = action as? any Equatable else { return ByType(action, always: .different) }
         func holding<E: Equatable>(_ value: E) -> SameAction { Compared(value) }
         return holding(equatable)
     }
 
-    /// Actions of a type without stored fields: every one is the same.
-    private final class Fieldless: SameAction {
+    /// Actions of a type whose sameness needs no comparison: without stored fields, every one is the
+    /// same; not `Equatable`, none is.
+    private final class ByType: SameAction {
         let type: any Action.Type
+        /// What an action of `type` always is.
+        let outcome: Outcome
 
-        init(_ action: any Action) {
+        init(_ action: any Action, always outcome: Outcome) {
             type = Swift.type(of: action)
+            self.outcome = outcome
         }
 
         override func take(_ action: any Action) -> Outcome {
-            isOf(type, action) ? .same : .otherType
-        }
-    }
-
-    /// Actions of a type that cannot be compared: never the same.
-    private final class Unequatable: SameAction {
-        let type: any Action.Type
-
-        init(_ action: any Action) {
-            type = Swift.type(of: action)
-        }
-
-        override func take(_ action: any Action) -> Outcome {
-            isOf(type, action) ? .different : .otherType
+            isOf(type, action) ? outcome : .otherType
         }
     }
 
