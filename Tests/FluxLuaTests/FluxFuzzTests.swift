@@ -176,8 +176,8 @@ private final class Recorder: Middleware {
     }
 }
 
-/// A small seeded generator (SplitMix64): the same seed gives the same program.
-private struct SplitMix {
+/// A small seeded generator (SplitMix64): the same seed gives the same program, or the same values.
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -40,3 +40,14 @@ final class TestClock {
 func sessionFolder() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("flux-sessions-\(UUID().uuidString)")
 }
+
+/// A counter store in a session named "work" in `folder`, on `clock`, restored and attached: what a
+/// spec that reopens the same session again and again starts from.
+func openCounterSession(in folder: URL, clock: TestClock) throws -> (Dispatcher, CounterStore, Session) {
+    let dispatcher = Dispatcher()
+    let store = CounterStore(dispatcher: dispatcher)
+    let session = try Session.open(name: "work", directory: folder, dispatcher: dispatcher, clock: { [clock] in clock.now })
+    session.restore()
+    session.attach()
+    return (dispatcher, store, session)
+}

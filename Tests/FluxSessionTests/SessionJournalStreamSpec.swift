@@ -13,12 +13,7 @@ struct SessionJournalStreamSpec {
     let clock = TestClock()
 
     func start() throws -> (Dispatcher, CounterStore, Session) {
-        let dispatcher = Dispatcher()
-        let store = CounterStore(dispatcher: dispatcher)
-        let session = try Session.open(name: "work", directory: folder, dispatcher: dispatcher, clock: { [clock] in clock.now })
-        session.restore()
-        session.attach()
-        return (dispatcher, store, session)
+        try openCounterSession(in: folder, clock: clock)
     }
 
     /// Runs `body` as a replay does: all or nothing, its commits marked as a replay's.

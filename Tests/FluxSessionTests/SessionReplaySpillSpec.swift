@@ -15,12 +15,7 @@ struct SessionReplaySpillSpec {
     static let length = SessionJournalSpill.threshold * 2 + 500
 
     func start() throws -> (Dispatcher, CounterStore, Session) {
-        let dispatcher = Dispatcher()
-        let store = CounterStore(dispatcher: dispatcher)
-        let session = try Session.open(name: "work", directory: folder, dispatcher: dispatcher, clock: { [clock] in clock.now })
-        session.restore()
-        session.attach()
-        return (dispatcher, store, session)
+        try openCounterSession(in: folder, clock: clock)
     }
 
     /// A log of `length` actions, no two in a row alike (each a run of its own), and the count they make.
