@@ -125,9 +125,12 @@ static int wait_for_timers(int64_t due) {
     return result == 0 || errno != ETIMEDOUT;
 }
 
-/* Whether libuv holds nothing that can become ready but the waker's poll: no other handle, no request. */
+/* Whether libuv holds nothing that can become ready but the waker's poll, and has nothing to do now: no
+ * other handle (so no timer or idle handle of its own), no request, no callback pending, nothing closing,
+ * no stop asked. Then its wait time is "none", and its round, until woken, would do nothing. */
 static int only_waker(uv_loop_t *loop) {
-    return loop->active_handles == 1 && loop->active_reqs.count == 0;
+    return loop->active_handles == 1 && loop->active_reqs.count == 0 && loop->stop_flag == 0
+        && loop->closing_handles == NULL && loop->pending_queue[0] == (void *)&loop->pending_queue;
 }
 
 /* Whether libuv has descriptors to (un)register with epoll that only its next round registers: until
@@ -146,16 +149,16 @@ int64_t fluxloop_round(int64_t due, int wait) {
     }
     int64_t now = monotonic_ns();
     if (wait && (due <= 0 || due > now)) {
+        if (only_waker(loop)) {
+            int woken_up = wait_for_timers(due);
+            now = monotonic_ns();
+            if (!woken_up) return now; /* the earliest timer's time came */
+            uv_run(loop, UV_RUN_NOWAIT);
+            return now;
+        }
         uv_update_time(loop);
         int libuv = uv_backend_timeout(loop); /* ms; -1: no libuv timer; 0: libuv has work now */
         if (libuv != 0) {
-            if (libuv < 0 && only_waker(loop)) {
-                int woken_up = wait_for_timers(due);
-                now = monotonic_ns();
-                if (!woken_up) return now; /* the earliest timer's time came */
-                uv_run(loop, UV_RUN_NOWAIT);
-                return now;
-            }
             int64_t limit = due > 0 ? due - now : -1;
             int ours = 1;
             if (libuv > 0 && (limit < 0 || (int64_t)libuv * 1000000 < limit)) {

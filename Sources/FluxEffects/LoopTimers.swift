@@ -75,9 +75,11 @@ public struct LoopTimers {
     /// behind: no burst of firings after a stall), one that fires once is freed. Nil when none is due.
     mutating func popDue(at now: Int64) -> (() -> Void)? {
         while let first = heap.first, first.due <= Double(now) {
-            _ = heap.removeFirst()
             let slot = first.effect
-            guard slots[slot].order == first.order else { continue } // cancelled
+            guard slots[slot].order == first.order else { // cancelled
+                _ = heap.removeFirst()
+                continue
+            }
             let handler = slots[slot].handler
             let interval = slots[slot].interval
             if interval > 0 {
@@ -86,8 +88,9 @@ public struct LoopTimers {
                 order += 1
                 slots[slot].order = order
                 slots[slot].due = due
-                heap.insert(.init(due: Double(due), order: order, effect: slot))
+                heap.replaceFirst(with: .init(due: Double(due), order: order, effect: slot))
             } else {
+                _ = heap.removeFirst()
                 release(slot)
             }
             return handler
