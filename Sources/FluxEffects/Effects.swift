@@ -524,13 +524,14 @@ public final class Effects {
         let limit = TimeLimit()
         let waker = timeout.map { timeout in loop.schedule(after: Self.nanoseconds(max(0, timeout))) { limit.passed = true } }
         defer { if let waker { loop.cancel(waker) } }
-        while isBusy {
-            if shouldStop() { return false }
-            if limit.passed { return false }
-            if clock == .virtual && !hasPendingOutside { return false } // only the virtual clock moves its timers
-            loop.runOnce()
+        var ended = true
+        loop.run {
+            guard isBusy else { return false }
+            // only the virtual clock moves its timers
+            if shouldStop() || limit.passed || (clock == .virtual && !hasPendingOutside) { ended = false }
+            return ended
         }
-        return true
+        return ended
     }
 
     private final class TimeLimit {

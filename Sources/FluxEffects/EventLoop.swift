@@ -175,6 +175,17 @@ public final class EventLoop {
         while let handler = timers.popDue(at: now) { handler() }
     }
 
+    /// Runs rounds while `keepGoing()` (asked before each) says so: ``runOnce()`` over and over, each
+    /// round's last look at the timers telling the next how long to sleep. A timer that `keepGoing` itself
+    /// sets is seen after the next round.
+    public func run(while keepGoing: () -> Bool) {
+        var due = timers.nextDue()
+        while keepGoing() {
+            let now = fluxloop_round(due, 1)
+            while let handler = timers.popDue(at: now, next: &due) { handler() }
+        }
+    }
+
     /// Makes a running round return once it has handled what it is handling.
     public func stop() { fluxloop_stop() }
 

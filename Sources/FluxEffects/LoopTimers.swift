@@ -74,7 +74,22 @@ public struct LoopTimers {
     /// set again an interval after its due time (or after `now`, when it fell more than an interval
     /// behind: no burst of firings after a stall), one that fires once is freed. Nil when none is due.
     mutating func popDue(at now: Int64) -> (() -> Void)? {
-        while let first = heap.first, first.due <= Double(now) {
+        var next: Int64 = 0
+        return popDue(at: now, next: &next)
+    }
+
+    /// ``popDue(at:)``, and when no timer is due, the earliest due time in `next` (as ``nextDue()``): a
+    /// round's last look at the timers tells the next round how long to sleep, in the same access.
+    mutating func popDue(at now: Int64, next: inout Int64) -> (() -> Void)? {
+        while let first = heap.first {
+            guard first.due <= Double(now) else {
+                if slots[first.effect].order == first.order {
+                    next = slots[first.effect].due
+                    return nil
+                }
+                _ = heap.removeFirst() // cancelled
+                continue
+            }
             let slot = first.effect
             guard slots[slot].order == first.order else { // cancelled
                 _ = heap.removeFirst()
@@ -95,6 +110,7 @@ public struct LoopTimers {
             }
             return handler
         }
+        next = 0
         return nil
     }
 
