@@ -20,6 +20,8 @@ static void (*volatile interrupt_function)(void) = NULL;
 /* Set while work that must finish runs: a second SIGINT then does not end the process. */
 static volatile sig_atomic_t patient = 0;
 static int wake_fds[2] = {-1, -1};
+static void (*volatile wake_function)(void *) = NULL;
+static void *volatile wake_context = NULL;
 static struct sigaction previous_actions[NSIG];
 static char caught[NSIG];
 
@@ -50,6 +52,8 @@ static void handler(int sig) {
         ssize_t ignored = write(wake_fds[1], &byte, 1);
         (void)ignored; /* a full pipe already wakes poll() */
     }
+    void (*wake)(void *) = wake_function;
+    if (wake != NULL) wake(wake_context);
     errno = saved_errno;
 }
 
@@ -67,6 +71,15 @@ int fluxrl_signal_open_wake_pipe(void) {
 }
 
 int fluxrl_signal_wake_fd(void) { return wake_fds[0]; }
+
+/* The function is cleared before the context changes: a handler running meanwhile calls neither half-set. */
+void fluxrl_signal_set_wake_function(void (*function)(void *), void *context) {
+    wake_function = NULL;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    wake_context = context;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    wake_function = function;
+}
 
 void fluxrl_signal_drain_wake_pipe(void) {
     char buffer[64];

@@ -516,31 +516,22 @@ public final class Effects {
     // MARK: Running
 
     /// Runs the loop while an effect is live, until `shouldStop` says so (checked after every round) or
-    /// `timeout` milliseconds passed. Returns whether every effect ended.
-    ///
-    /// - Parameter wake: A descriptor whose input ends a round early (the signal handler's self-pipe), so
-    ///   `shouldStop` is asked at once after a Ctrl-C.
+    /// `timeout` milliseconds passed. Returns whether every effect ended. What should stop it early (a
+    /// signal handler's Ctrl-C) wakes the loop (``EventLoop/wake()``), so `shouldStop` is asked at once.
     @discardableResult
-    public func runUntilIdle(timeout: Double? = nil, wake: Int32 = -1, shouldStop: () -> Bool = { false }) -> Bool {
-        var poll: OpaquePointer?
-        if wake >= 0 {
-            var error: Int32 = 0
-            poll = fluxloop_poll_start(0, wake, &error)
-        }
+    public func runUntilIdle(timeout: Double? = nil, shouldStop: () -> Bool = { false }) -> Bool {
         // The time limit is a flag its timer raises: no clock read per round.
         let limit = TimeLimit()
         let waker = timeout.map { timeout in loop.schedule(after: Self.nanoseconds(max(0, timeout))) { limit.passed = true } }
-        defer {
-            fluxloop_poll_stop(poll)
-            if let waker { loop.cancel(waker) }
+        defer { if let waker { loop.cancel(waker) } }
+        var ended = true
+        loop.run {
+            guard isBusy else { return false }
+            // only the virtual clock moves its timers
+            if shouldStop() || limit.passed || (clock == .virtual && !hasPendingOutside) { ended = false }
+            return ended
         }
-        while isBusy {
-            if shouldStop() { return false }
-            if limit.passed { return false }
-            if clock == .virtual && !hasPendingOutside { return false } // only the virtual clock moves its timers
-            loop.runOnce()
-        }
-        return true
+        return ended
     }
 
     private final class TimeLimit {

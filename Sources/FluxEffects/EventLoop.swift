@@ -9,8 +9,9 @@ import Foundation
 /// the shell's input.
 ///
 /// Timers are the loop's own (``schedule(after:every:_:)``): it sleeps until the earliest with one
-/// `epoll_pwait2` on libuv's epoll descriptor, to the nanosecond, and fires every timer due when it wakes
-/// without a libuv round when nothing else is ready. libuv's own timers still work, to the millisecond.
+/// `epoll_pwait2` on libuv's epoll descriptor, to the nanosecond (or, while libuv watches nothing, one
+/// futex wait that only time and ``wake()`` end), and fires every timer due when it wakes without a libuv
+/// round when nothing else is ready. libuv's own timers still work, to the millisecond.
 ///
 /// A loop belongs to its thread: only that thread runs it or changes what it holds; another thread hands
 /// it work with ``perform(_:)``.
@@ -78,11 +79,12 @@ public final class EventLoop {
     private let thread: Int
     /// What another thread handed the loop (``perform(_:)``), run at its next round.
     private let inbox = Inbox()
-    private let wakeDescriptor: Int32
+    /// What wakes the loop from another thread or a signal handler (C's; it lives as long as the process).
+    private let waker: OpaquePointer
 
     private init() {
         thread = Int(fluxloop_thread_number())
-        wakeDescriptor = fluxloop_wake_descriptor()
+        waker = fluxloop_waker_of_thread()
         fluxloop_set_event_function { id, kind, a, b, bytes, length in
             EventLoop.shared.deliver(id: id, kind: kind, a: a, b: b, bytes: bytes, length: length)
         }
@@ -111,7 +113,7 @@ public final class EventLoop {
     public func perform(_ work: @escaping () -> Void) {
         if isCurrent { return work() }
         inbox.append(work)
-        fluxloop_wake(wakeDescriptor)
+        fluxloop_wake(waker)
     }
 
     /// Work handed over by other threads, taken under a lock: the only state of the loop they touch.
@@ -127,6 +129,16 @@ public final class EventLoop {
                 return work
             }
         }
+    }
+
+    /// Ends the loop's wait at once, from any thread or from a signal handler (through
+    /// ``wakeFunction``): a round in progress ends after what it handles, and the caller looks again at
+    /// what it waits for.
+    public func wake() { fluxloop_wake(waker) }
+
+    /// ``wake()`` as a C function and its argument, for a signal handler to call.
+    public var wakeFunction: (function: @convention(c) (UnsafeMutableRawPointer?) -> Void, context: UnsafeMutableRawPointer) {
+        (fluxloop_wake_context, UnsafeMutableRawPointer(waker))
     }
 
     // MARK: Timers
@@ -161,6 +173,17 @@ public final class EventLoop {
     public func runOnce(wait: Bool = true) {
         let now = fluxloop_round(timers.nextDue(), wait ? 1 : 0)
         while let handler = timers.popDue(at: now) { handler() }
+    }
+
+    /// Runs rounds while `keepGoing()` (asked before each) says so: ``runOnce()`` over and over, each
+    /// round's last look at the timers telling the next how long to sleep. A timer that `keepGoing` itself
+    /// sets is seen after the next round.
+    public func run(while keepGoing: () -> Bool) {
+        var due = timers.nextDue()
+        while keepGoing() {
+            let now = fluxloop_round(due, 1)
+            while let handler = timers.popDue(at: now, next: &due) { handler() }
+        }
     }
 
     /// Makes a running round return once it has handled what it is handling.

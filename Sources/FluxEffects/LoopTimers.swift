@@ -74,10 +74,27 @@ public struct LoopTimers {
     /// set again an interval after its due time (or after `now`, when it fell more than an interval
     /// behind: no burst of firings after a stall), one that fires once is freed. Nil when none is due.
     mutating func popDue(at now: Int64) -> (() -> Void)? {
-        while let first = heap.first, first.due <= Double(now) {
-            _ = heap.removeFirst()
+        var next: Int64 = 0
+        return popDue(at: now, next: &next)
+    }
+
+    /// ``popDue(at:)``, and when no timer is due, the earliest due time in `next` (as ``nextDue()``): a
+    /// round's last look at the timers tells the next round how long to sleep, in the same access.
+    mutating func popDue(at now: Int64, next: inout Int64) -> (() -> Void)? {
+        while let first = heap.first {
+            guard first.due <= Double(now) else {
+                if slots[first.effect].order == first.order {
+                    next = slots[first.effect].due
+                    return nil
+                }
+                _ = heap.removeFirst() // cancelled
+                continue
+            }
             let slot = first.effect
-            guard slots[slot].order == first.order else { continue } // cancelled
+            guard slots[slot].order == first.order else { // cancelled
+                _ = heap.removeFirst()
+                continue
+            }
             let handler = slots[slot].handler
             let interval = slots[slot].interval
             if interval > 0 {
@@ -86,12 +103,14 @@ public struct LoopTimers {
                 order += 1
                 slots[slot].order = order
                 slots[slot].due = due
-                heap.insert(.init(due: Double(due), order: order, effect: slot))
+                heap.replaceFirst(with: .init(due: Double(due), order: order, effect: slot))
             } else {
+                _ = heap.removeFirst()
                 release(slot)
             }
             return handler
         }
+        next = 0
         return nil
     }
 

@@ -27,6 +27,18 @@ struct TimerHeap {
         guard !entries.isEmpty else { return nil }
         entries.swapAt(0, entries.count - 1)
         let first = entries.removeLast()
+        siftDown()
+        return first
+    }
+
+    /// Puts `entry` in the first one's place (there must be one): a repeating timer set again in one pass
+    /// down the heap, instead of a removal and an insertion.
+    mutating func replaceFirst(with entry: Entry) {
+        entries[0] = entry
+        siftDown()
+    }
+
+    private mutating func siftDown() {
         var parent = 0
         while true {
             let left = 2 * parent + 1, right = left + 1
@@ -37,7 +49,6 @@ struct TimerHeap {
             entries.swapAt(parent, least)
             parent = least
         }
-        return first
     }
 
     mutating func removeAll() { entries.removeAll() }

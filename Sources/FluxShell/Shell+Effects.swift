@@ -27,9 +27,11 @@ extension Shell {
         let commits = CommitCounter(host.dispatcher)
         effects.didRunCallback = { [weak self] in if commits.takeChanged() { self?.acknowledgeEffect() } }
         defer { effects.didRunCallback = nil }
-        let done = effects.runUntilIdle(timeout: timeout.map { $0 * 1000 }, wake: SignalInterrupts.wakeDescriptor) {
-            if SignalInterrupts.takeInterrupt() { interrupted = true }
-            return interrupted
+        let done = SignalInterrupts.waking(effects.loop) {
+            effects.runUntilIdle(timeout: timeout.map { $0 * 1000 }) {
+                if SignalInterrupts.takeInterrupt() { interrupted = true }
+                return interrupted
+            }
         }
         effects.endAll()
         acknowledge()

@@ -1,4 +1,5 @@
 import CReadline
+import FluxEffects
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -156,6 +157,15 @@ public enum SignalInterrupts {
 
     /// The read end of the self-pipe the handler writes to, or -1 when it could not be made.
     static var wakeDescriptor: Int32 { fluxrl_signal_wake_fd() }
+
+    /// Runs `body` with every signal the handler catches also waking `loop`: a loop waiting on no
+    /// descriptor (timers only) hears Ctrl-C at once, also one that lands just before its wait.
+    static func waking<T>(_ loop: EventLoop, _ body: () -> T) -> T {
+        let wake = loop.wakeFunction
+        fluxrl_signal_set_wake_function(wake.function, wake.context)
+        defer { fluxrl_signal_set_wake_function(nil, nil) }
+        return body()
+    }
 
     /// Empties the self-pipe once `poll()` found it readable.
     static func drainWakeups() { fluxrl_signal_drain_wake_pipe() }

@@ -37,18 +37,23 @@ int fluxloop_run(int mode);
 /*
  * One round of the thread's loop for a caller that keeps timers of its own: waits (when `wait`) until
  * `due` (CLOCK_MONOTONIC nanoseconds, as fluxloop_clock; 0 or less: no timer of the caller's), a
- * descriptor is ready or a libuv timer is due, then runs what libuv has ready. The wait is one
- * epoll_pwait2 on libuv's epoll descriptor, to the nanosecond; when only `due` came, libuv's round is left
- * out. A round that first registers descriptors started since the last one does not wait.
+ * descriptor is ready, a libuv timer is due or the loop is woken (fluxloop_wake), then runs what libuv
+ * has ready. The wait is one epoll_pwait2 on libuv's epoll descriptor, to the nanosecond, or, when libuv
+ * has nothing to watch but the waker, one futex wait on the waker; when only `due` came, libuv's round is
+ * left out. A round that first registers descriptors started since the last one does not wait.
  * Returns the clock at waking.
  */
 int64_t fluxloop_round(int64_t due, int wait);
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t fluxloop_clock(void);
-/* The calling thread's loop's wake-up descriptor: what fluxloop_wake, from any thread, writes to. */
-int fluxloop_wake_descriptor(void);
-/* Wakes the loop whose wake-up descriptor is `descriptor` (safe from any thread): it reports FLUXLOOP_WAKE. */
-void fluxloop_wake(int descriptor);
+/* What wakes a thread's loop from another thread or a signal handler. */
+typedef struct fluxloop_waker fluxloop_waker;
+/* The calling thread's loop's waker; it lives as long as the process. */
+fluxloop_waker *fluxloop_waker_of_thread(void);
+/* Wakes the loop of `waker` (safe from any thread and from a signal handler): it reports FLUXLOOP_WAKE. */
+void fluxloop_wake(fluxloop_waker *waker);
+/* fluxloop_wake with the waker as a `void *`: the shape of a signal handler's wake function. */
+void fluxloop_wake_context(void *waker);
 /* Makes the loop's run return after the current round. */
 void fluxloop_stop(void);
 /* The loop's clock in milliseconds (updated at each round). */

@@ -69,8 +69,9 @@ int fluxrl_history_length(void);
 /* MARK: - Signals
  *
  * One handler serves every signal the editor catches. It records the signal in a flag, wakes the
- * editor's poll() through a self-pipe (so a signal arriving just before poll() is not missed),
- * and, for SIGINT in the running phase, calls the interrupt function the REPL provided.
+ * editor's poll() through a self-pipe (so a signal arriving just before poll() is not missed) and the
+ * wake function, if one is set, and, for SIGINT in the running phase, calls the interrupt function the
+ * REPL provided.
  *
  * Phases:
  *   FLUXRL_EDITING  a line is being read; the editor's loop acts on the flags (SIGINT clears the
@@ -90,6 +91,9 @@ int fluxrl_signal_open_wake_pipe(void);
 int fluxrl_signal_wake_fd(void);
 /* Empties the self-pipe after poll() reported it readable. */
 void fluxrl_signal_drain_wake_pipe(void);
+/* Has the handler also call `function(context)` after each signal it catches (NULL: none): what wakes
+ * an event loop waiting on no descriptor. The function must be async-signal-safe. */
+void fluxrl_signal_set_wake_function(void (*function)(void *), void *context);
 
 /* Routes `sig` to the handler, remembering the previous action. With `keep_ignored`, a signal
  * the process ignores (SIGHUP under nohup) stays ignored, as readline does for all but SIGINT.

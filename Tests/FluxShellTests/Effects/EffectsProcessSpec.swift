@@ -49,6 +49,19 @@ struct EffectsProcessSpec {
         #expect(pid > 0 && !isRunning(pid))
     }
 
+    @Test("Ctrl-C ends a fluxsh run that waits for timers alone at once (its loop sleeps on no descriptor), with the effects ended and said so")
+    func interruptTimersAlone() throws {
+        let path = try Self.script("""
+        flux.after(60000, function() print('never') end)
+        flux.every(20000, function() print('never either') end)
+        """)
+        let start = Date()
+        let result = try FluxshProcess.run(["run", path], interruptAfter: 1, executable: FluxshProcess.releasePath())
+        #expect(Date().timeIntervalSince(start) < 15)
+        #expect(result.errors.contains("interrupted: the effects still live were ended"))
+        #expect(!result.output.contains("never"))
+    }
+
     @Test("under kill -9 of the shell its child dies too (PR_SET_PDEATHSIG)")
     func killNine() throws {
         let marker = NSTemporaryDirectory() + "effects-pid-\(UUID().uuidString)"

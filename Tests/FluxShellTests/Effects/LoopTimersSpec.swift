@@ -57,6 +57,54 @@ struct LoopTimersSpec {
         #expect(fire(&timers, at: 20, log) == ["second"])
     }
 
+    @Test("hundreds of timers, repeating and not, set, cancelled and fired at random, fire as a sorted list of them says: earliest first, ties in the order set")
+    func againstASortedList() {
+        var random = SeededRandom(seed: 32)
+        var timers = LoopTimers()
+        let log = Log()
+        // The model: each live timer's due time, the order it was (re)set in, and its interval.
+        struct Model { var due: Int64; var order: Int; var interval: Int64; let id: LoopTimers.ID }
+        var model: [String: Model] = [:]
+        var order = 0, now: Int64 = 0, fired = 0
+        for step in 0..<2000 {
+            switch random.next() % 4 {
+            case 0, 1:
+                let name = "t\(step)"
+                let due = now + Int64(random.next() % 50)
+                let interval = random.next() % 3 == 0 ? 0 : Int64(1 + random.next() % 40)
+                let id = timers.add(due: due, interval: interval) { log.names.append(name) }
+                order += 1
+                model[name] = Model(due: due, order: order, interval: interval, id: id)
+            case 2:
+                guard let name = model.keys.sorted().randomElement(using: &random) else { continue }
+                timers.remove(model[name]!.id)
+                model[name] = nil
+            default:
+                now += Int64(random.next() % 30)
+                var expected: [String] = []
+                while let (name, next) = model.filter({ $0.value.due <= now })
+                    .min(by: { ($0.value.due, $0.value.order) < ($1.value.due, $1.value.order) }) {
+                    expected.append(name)
+                    if next.interval > 0 {
+                        order += 1
+                        let due = next.due + next.interval
+                        model[name]!.due = due <= now ? now + next.interval : due
+                        model[name]!.order = order
+                    } else {
+                        model[name] = nil
+                    }
+                }
+                let got = fire(&timers, at: now, log)
+                #expect(got == expected, "at \(now), step \(step)")
+                if got != expected { return }
+                fired += got.count
+            }
+            #expect(timers.count == model.count)
+            #expect(timers.nextDue() == (model.values.map(\.due).min() ?? 0))
+        }
+        #expect(fired > 500, "the walk fired timers: \(fired)")
+    }
+
     @Test("on the real clock a 1 ms timer never fires early: 50 firings take at least 49 ms, and end")
     func realInterval() throws {
         let effects = Effects()
