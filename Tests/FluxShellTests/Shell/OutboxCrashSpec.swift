@@ -67,22 +67,30 @@ struct OutboxCrashSpec {
         let environment = ["XDG_STATE_HOME": folder + "/state"]
         let arguments = ["run", "--no-color", "--no-features", "--plugins", folder + "/plugins", "--session", "sync"]
 
-        // Kills fall from half the start-up on (as long as a run that sends nothing takes), so that most
-        // cut into the sending rather than the start.
+        // Kills fall between a third of a run's time and its end, so that most cut into the sending rather
+        // than the start. A run's time is the last one that ended by itself (at first, one that sends
+        // nothing, plus a little): on a loaded machine the first start is slow, and kills drawn from it alone
+        // could all come after the runs ended, leaving too few kills however many runs.
         let started = Date()
         _ = try FluxshProcess.run(arguments + [folder + "/check.lua"], environment: environment, executable: release)
-        let startup = Date().timeIntervalSince(started)
+        var runTime = Date().timeIntervalSince(started) + 0.2
         var kills = 0, runs = 0
         // Until every note arrived and 30 runs were killed (once all arrived, a killed run has nothing left
         // to send: it only restarts the session).
         while kills < killCount || receiver.taken.count + receiver.refused.count < Self.total {
             runs += 1
-            try #require(runs < 400, "the notes never all arrived: \(receiver.taken.count) taken after \(runs) runs")
+            try #require(runs < 400, "the notes never all arrived, or the runs were not killed: \(receiver.taken.count) taken, \(kills) kills after \(runs) runs")
             let killing = kills < killCount
-            let delay = startup / 2 + Double(random.next() % 200) / 1000
+            let delay = runTime * (0.33 + Double(random.next() % 670) / 1000)
+            let begun = Date()
             let run = try FluxshProcess.run(arguments + [folder + "/work.lua", "--timeout", "20"], environment: environment,
                                             killAfter: killing ? delay : nil, executable: release)
-            if run.status == SIGKILL { kills += 1 } else { #expect(run.status == 0, "\(run.errors)") }
+            if run.status == SIGKILL {
+                kills += 1
+            } else {
+                #expect(run.status == 0, "\(run.errors)")
+                runTime = Date().timeIntervalSince(begun)
+            }
         }
         #expect(kills >= killCount)
 
