@@ -108,7 +108,7 @@ static int wait_backend(int backend, const struct timespec *timeout) {
 /* Sleeps until `due` (CLOCK_MONOTONIC ns; 0 or less: none) or a wake-up: the wait of a loop whose libuv
  * has nothing to watch but the waker (no descriptor, process, watch or timer of its own), so that nothing
  * but time and fluxloop_wake can end it. A futex wait with an absolute time costs the kernel about what a
- * clock_nanosleep does, a tenth less than an epoll_pwait2 (scripts/bench, workload 14). 0 when the time
+ * clock_nanosleep does, a tenth less than an epoll_pwait2 (measured in C: docs/performance.md, Timers). 0 when the time
  * came; 1 when woken, or a signal arrived, or a wake-up was posted since the last round: the caller then
  * runs libuv's round, which reads the event descriptor and reports FLUXLOOP_WAKE. */
 static int wait_for_timers(int64_t due) {

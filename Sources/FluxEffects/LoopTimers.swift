@@ -63,11 +63,9 @@ public struct LoopTimers {
 
     /// The earliest due time, in monotonic nanoseconds; 0 when no timer is set.
     mutating func nextDue() -> Int64 {
-        while let first = heap.first {
-            if slots[first.effect].order == first.order { return slots[first.effect].due }
-            _ = heap.removeFirst() // cancelled
-        }
-        return 0
+        var next: Int64 = 0
+        _ = popDue(at: .min, next: &next) // nothing is due before time began: only the look ahead
+        return next
     }
 
     /// The handler of the earliest timer due at `now` or before, taken off the heap: a repeating timer is
@@ -82,18 +80,14 @@ public struct LoopTimers {
     /// round's last look at the timers tells the next round how long to sleep, in the same access.
     mutating func popDue(at now: Int64, next: inout Int64) -> (() -> Void)? {
         while let first = heap.first {
-            guard first.due <= Double(now) else {
-                if slots[first.effect].order == first.order {
-                    next = slots[first.effect].due
-                    return nil
-                }
-                _ = heap.removeFirst() // cancelled
-                continue
-            }
             let slot = first.effect
             guard slots[slot].order == first.order else { // cancelled
                 _ = heap.removeFirst()
                 continue
+            }
+            guard first.due <= Double(now) else {
+                next = slots[slot].due
+                return nil
             }
             let handler = slots[slot].handler
             let interval = slots[slot].interval
