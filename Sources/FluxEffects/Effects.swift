@@ -517,7 +517,7 @@ public final class Effects {
 
     /// Runs the loop while an effect is live, until `shouldStop` says so (checked after every round) or
     /// `timeout` milliseconds passed. Returns whether every effect ended. What should stop it early (a
-    /// signal handler's Ctrl-C) wakes the loop (``EventLoop/wake()``), so `shouldStop` is asked at once.
+    /// signal handler's Ctrl-C) wakes the loop (``EventLoop/wakeFunction``), so `shouldStop` is asked at once.
     @discardableResult
     public func runUntilIdle(timeout: Double? = nil, shouldStop: () -> Bool = { false }) -> Bool {
         // The time limit is a flag its timer raises: no clock read per round.

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Timers are the loop's own (``schedule(after:every:_:)``): it sleeps until the earliest with one
 /// `epoll_pwait2` on libuv's epoll descriptor, to the nanosecond (or, while libuv watches nothing, one
-/// futex wait that only time and ``wake()`` end), and fires every timer due when it wakes without a libuv
+/// futex wait that only time and the loop's waker end), and fires every timer due when it wakes without a libuv
 /// round when nothing else is ready. libuv's own timers still work, to the millisecond.
 ///
 /// A loop belongs to its thread: only that thread runs it or changes what it holds; another thread hands
@@ -131,12 +131,9 @@ public final class EventLoop {
         }
     }
 
-    /// Ends the loop's wait at once, from any thread or from a signal handler (through
-    /// ``wakeFunction``): a round in progress ends after what it handles, and the caller looks again at
-    /// what it waits for.
-    public func wake() { fluxloop_wake(waker) }
-
-    /// ``wake()`` as a C function and its argument, for a signal handler to call.
+    /// What ends the loop's wait at once from a signal handler: a C function and its argument (it is
+    /// async-signal-safe). A round in progress ends after what it handles, and the caller looks again at
+    /// what it waits for; another thread hands the loop work with ``perform(_:)`` instead.
     public var wakeFunction: (function: @convention(c) (UnsafeMutableRawPointer?) -> Void, context: UnsafeMutableRawPointer) {
         (fluxloop_wake_context, UnsafeMutableRawPointer(waker))
     }
@@ -171,8 +168,7 @@ public final class EventLoop {
     /// Runs one round of the loop: waits for an event or the earliest timer (unless `wait` is false),
     /// handles what is ready, then fires every timer due when it woke, earliest first.
     public func runOnce(wait: Bool = true) {
-        let now = fluxloop_round(timers.nextDue(), wait ? 1 : 0)
-        while let handler = timers.popDue(at: now) { handler() }
+        round(until: timers.nextDue(), wait: wait)
     }
 
     /// Runs rounds while `keepGoing()` (asked before each) says so: ``runOnce()`` over and over, each
@@ -180,10 +176,17 @@ public final class EventLoop {
     /// sets is seen after the next round.
     public func run(while keepGoing: () -> Bool) {
         var due = timers.nextDue()
-        while keepGoing() {
-            let now = fluxloop_round(due, 1)
-            while let handler = timers.popDue(at: now, next: &due) { handler() }
-        }
+        while keepGoing() { due = round(until: due, wait: true) }
+    }
+
+    /// One round until `due` (the earliest timer's time, 0: none), then the timers due at waking; returns
+    /// the earliest due time after them (0: none), which the timers' last look found.
+    @discardableResult
+    private func round(until due: Int64, wait: Bool) -> Int64 {
+        var next: Int64 = 0
+        let now = fluxloop_round(due, wait ? 1 : 0)
+        while let handler = timers.popDue(at: now, next: &next) { handler() }
+        return next
     }
 
     /// Makes a running round return once it has handled what it is handling.
